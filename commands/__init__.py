@@ -1,0 +1,30 @@
+"""Text to intent: the parser and every command, for both front doors."""
+from __future__ import annotations
+
+from typing import Any
+
+from .base import CommandError, Ctx, split_args
+from .parser import RESERVED_GAME_VERBS, available, resolve, split_verb
+
+
+async def dispatch(session: Any, line: str) -> None:
+    """Parse one cleaned line from a logged-in session and run its command."""
+    from . import load_all  # noqa: F401  (registers every command once)
+
+    verb, rest = split_verb(line)
+    commands = available(session)
+    cmd, suggestions = resolve(verb, commands)
+    if cmd is None:
+        if verb.casefold() in RESERVED_GAME_VERBS:
+            session.send("cmd.game_only", verb=verb)
+        elif suggestions:
+            session.send("cmd.unknown_suggest", verb=verb, suggestions=", ".join(suggestions))
+        else:
+            session.send("cmd.unknown", verb=verb)
+        return
+    ctx = Ctx(session=session, world=session.world, account=session.account, verb=verb,
+              rest=rest, args=split_args(rest), command=cmd)
+    try:
+        await cmd.handler(ctx)
+    except CommandError as err:
+        session.send_msg(err.message)

@@ -1,0 +1,1 @@
+"""Account commands (keys, password): written by the SSH work."""

@@ -1,0 +1,153 @@
+"""Moderation: kick, ban, unban, mute, unmute, announce, role, shutdown."""
+from __future__ import annotations
+
+import ipaddress
+from datetime import timedelta
+
+from world import accounts
+from world.messages import msg
+from world.models import Account, Ban
+
+from .base import CommandError, Ctx, command
+from .hall import find_account
+
+
+def _duration(ctx: Ctx, word: str | None) -> timedelta | None:
+    if word is None:
+        return None
+    value = accounts.parse_duration(word)
+    if value is None:
+        raise CommandError("mod.bad_duration", word=word)
+    return value
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _protect(ctx: Ctx, target: Account) -> None:
+    rank = {"player": 0, "moderator": 1, "admin": 2}
+    if rank.get(target.role, 0) >= rank.get(ctx.account.role, 0):
+        raise CommandError("mod.not_above", name=target.name)
+
+
+async def _drop(ctx: Ctx, account_id: int, message) -> int:
+    sessions = list(ctx.world.by_account.get(account_id, ()))
+    for session in sessions:
+        await session.close(message)
+    return len(sessions)
+
+
+@command("kick", "выгнать", "вигнати", role="moderator", completes=("player",))
+async def kick(ctx: Ctx) -> None:
+    if not ctx.args:
+        raise CommandError("help.usage.kick")
+    target = await find_account(ctx, ctx.args[0])
+    _protect(ctx, target)
+    if not await _drop(ctx, target.id, msg("mod.kicked_you", by=ctx.account.name)):
+        raise CommandError("mod.not_online", name=target.name)
+    ctx.reply("mod.kicked", name=target.name)
+
+
+@command("ban", "бан", "забанить", "заблокувати", role="moderator", completes=("player",))
+async def ban(ctx: Ctx) -> None:
+    if not ctx.args:
+        raise CommandError("help.usage.ban")
+    who = ctx.args[0]
+    length = _duration(ctx, ctx.args[1] if len(ctx.args) > 1 else None)
+    until = accounts.now() + length if length else None
+    if _is_address(who):
+        await Ban.create(address=who, until=until, by=ctx.account.name)
+        for session in [s for s in ctx.world.sessions if s.address == who]:
+            await session.close(msg("login.banned"))
+        ctx.reply("mod.banned_address", address=who, until=msg("mod.forever") if until is None
+                  else until.strftime("%Y-%m-%d %H:%M UTC"))
+        return
+    target = await find_account(ctx, who)
+    _protect(ctx, target)
+    await Ban.create(name_key=target.name_key, until=until, by=ctx.account.name)
+    await _drop(ctx, target.id, msg("login.banned"))
+    ctx.reply("mod.banned", name=target.name, until=msg("mod.forever") if until is None
+              else until.strftime("%Y-%m-%d %H:%M UTC"))
+
+
+@command("unban", "разбанить", "розбанити", role="moderator")
+async def unban(ctx: Ctx) -> None:
+    if not ctx.args:
+        raise CommandError("help.usage.unban")
+    who = ctx.args[0]
+    if _is_address(who):
+        removed = await Ban.filter(address=who).delete()
+    else:
+        removed = await Ban.filter(name_key=accounts.name_key(who)).delete()
+    ctx.reply("mod.unbanned" if removed else "mod.no_ban", name=who)
+
+
+@command("mute", "заглушить", "заглушити", "молчать", role="moderator", completes=("player",))
+async def mute(ctx: Ctx) -> None:
+    if not ctx.args:
+        raise CommandError("help.usage.mute")
+    target = await find_account(ctx, ctx.args[0])
+    _protect(ctx, target)
+    length = _duration(ctx, ctx.args[1] if len(ctx.args) > 1 else "10m")
+    target.muted_until = accounts.now() + length
+    await target.save(update_fields=["muted_until"])
+    live = ctx.world.accounts.get(target.id)
+    if live is not None and live is not target:
+        live.muted_until = target.muted_until
+    minutes = max(1, int(length.total_seconds() // 60))
+    ctx.world.deliver(target.id, msg("mod.muted_you", minutes=minutes))
+    ctx.reply("mod.muted", name=target.name, minutes=minutes)
+
+
+@command("unmute", "разглушить", "розглушити", role="moderator", completes=("player",))
+async def unmute(ctx: Ctx) -> None:
+    if not ctx.args:
+        raise CommandError("help.usage.unmute")
+    target = await find_account(ctx, ctx.args[0])
+    target.muted_until = None
+    await target.save(update_fields=["muted_until"])
+    live = ctx.world.accounts.get(target.id)
+    if live is not None:
+        live.muted_until = None
+    ctx.reply("mod.unmuted", name=target.name)
+
+
+@command("announce", "объявить", "оголосити", role="moderator")
+async def announce(ctx: Ctx) -> None:
+    if not ctx.rest:
+        raise CommandError("help.usage.announce")
+    ctx.world.broadcast_all(msg("mod.announcement", name=ctx.account.name, text=ctx.rest))
+
+
+@command("role", "роль", role="admin", completes=("player",))
+async def role(ctx: Ctx) -> None:
+    if len(ctx.args) < 2 or ctx.args[1].lower() not in ("player", "moderator", "игрок", "модератор"):
+        raise CommandError("help.usage.role")
+    target = await find_account(ctx, ctx.args[0])
+    if target.role == "admin":
+        raise CommandError("mod.admin_from_config", name=target.name)
+    new = {"игрок": "player", "модератор": "moderator"}.get(ctx.args[1].lower(), ctx.args[1].lower())
+    target.role = new
+    await target.save(update_fields=["role"])
+    live = ctx.world.accounts.get(target.id)
+    if live is not None:
+        live.role = new
+    ctx.reply("mod.role_set", name=target.name, role=msg(f"role.{new}"))
+    ctx.world.deliver(target.id, msg("mod.role_you", role=msg(f"role.{new}")))
+
+
+@command("shutdown", "выключить", "вимкнути", role="admin")
+async def shutdown(ctx: Ctx) -> None:
+    minutes = 0.0
+    if ctx.args:
+        try:
+            minutes = float(ctx.args[0].replace(",", "."))
+        except ValueError as err:
+            raise CommandError("help.usage.shutdown") from err
+    ctx.reply("mod.shutdown_ok", minutes=minutes)
+    ctx.session.app.request_shutdown(minutes, ctx.account.name)

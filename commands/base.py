@@ -1,0 +1,91 @@
+"""A command is a small unit: a key, aliases in Russian and English, a help text, a parse step."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from world.messages import Msg, msg
+
+if TYPE_CHECKING:
+    from world.hub import World
+    from world.models import Account
+
+# Contexts: where a command is offered. "hall" means not at a table; "table" at a table
+# (seated or watching); "game" seated in a running game. A command may list several.
+HALL, TABLE, GAME = "hall", "table", "game"
+EVERYWHERE = frozenset({HALL, TABLE, GAME})
+ROLE_RANK = {"player": 0, "moderator": 1, "admin": 2}
+
+
+class CommandError(Exception):
+    """Stop a command and tell the player why (a catalog key with parameters)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.message = msg(key, **params)
+
+
+@dataclass
+class Ctx:
+    session: Any  # server.session.Session (a SessionLike for the world)
+    world: "World"
+    account: "Account"
+    verb: str
+    rest: str  # the argument text as typed (cleaned), quotes kept
+    args: list[str]
+    command: "Command"
+
+    def reply(self, key: str, **params: Any) -> None:
+        self.session.send(key, **params)
+
+    def reply_msg(self, message: Msg) -> None:
+        self.session.send_msg(message)
+
+    @property
+    def lang(self) -> str:
+        return self.session.lang
+
+
+Handler = Callable[[Ctx], Awaitable[None]]
+
+
+@dataclass
+class Command:
+    key: str  # canonical English verb; help text is help.cmd.<key>
+    aliases: tuple[str, ...]  # other verbs, Russian and English
+    handler: Handler
+    contexts: frozenset[str] = EVERYWHERE
+    role: str = "player"
+    usage: bool = True  # has a help.usage.<key> line
+    completes: tuple[str, ...] = ()  # what the arguments complete to: "player", "table", "command"
+    game: str | None = None  # set for verbs that belong to one game
+
+    @property
+    def verbs(self) -> tuple[str, ...]:
+        return (self.key, *self.aliases)
+
+    def allowed(self, role: str) -> bool:
+        return ROLE_RANK.get(role, 0) >= ROLE_RANK[self.role]
+
+
+REGISTRY: list[Command] = []
+
+
+def command(key: str, *aliases: str, contexts: frozenset[str] | set[str] = EVERYWHERE,
+            role: str = "player", completes: tuple[str, ...] = (), game: str | None = None
+            ) -> Callable[[Handler], Handler]:
+    def wrap(fn: Handler) -> Handler:
+        REGISTRY.append(Command(key, tuple(aliases), fn, frozenset(contexts), role,
+                                completes=completes, game=game))
+        return fn
+
+    return wrap
+
+
+_TOKEN = re.compile(r'"([^"]*)"|«([^»]*)»|(\S+)')
+
+
+def split_args(text: str) -> list[str]:
+    """Words, with "quoted text" or «текст в ёлочках» kept as one argument."""
+    return [a or b or c for a, b, c in _TOKEN.findall(text)]

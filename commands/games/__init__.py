@@ -1,0 +1,1 @@
+"""Per-game verbs. Each module registers the commands of one game (``game=NAME``)."""

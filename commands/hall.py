@@ -1,0 +1,235 @@
+"""The hall: look, who, say, emote, tell, inbox, lang, encoding, color, help, rules, quit."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from world import accounts
+from world.hub import HALL
+from world.i18n import LANGUAGES, has, normalize_lang
+from world.messages import msg
+from world.models import Account, InboxItem
+
+from .base import EVERYWHERE, CommandError, Ctx, command
+from .parser import available, match_name, resolve
+
+ENCODING_NAMES = {"utf-8": "utf-8", "utf8": "utf-8", "cp1251": "cp1251", "windows-1251": "cp1251",
+                  "1251": "cp1251", "koi8-r": "koi8-r", "koi8r": "koi8-r", "koi8": "koi8-r"}
+ON = {"on", "вкл", "да", "yes", "1", "увімк", "так"}
+OFF = {"off", "выкл", "нет", "no", "0", "вимк", "ні"}
+
+
+def check_muted(ctx: Ctx) -> None:
+    until = ctx.account.muted_until
+    if until is not None and until > datetime.now(timezone.utc):
+        raise CommandError("mod.you_are_muted", minutes=max(1, int((until - datetime.now(timezone.utc)).total_seconds() // 60) + 1))
+
+
+def _idle(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    return f"{seconds // 3600}h{(seconds % 3600) // 60:02d}m"
+
+
+def where_text(ctx: Ctx, account_id: int):
+    room = ctx.world.where(account_id)
+    if room == HALL:
+        return msg("where.hall")
+    table = ctx.world.tables.table_of(account_id) if ctx.world.tables else None
+    if table is None:
+        return msg("where.hall")
+    if account_id in table.watchers:
+        return msg("where.watching", number=table.number)
+    return msg("where.table", number=table.number)
+
+
+@command("look", "l", "смотреть", "осмотреться", "оглядеться", "о", "дивитися")
+async def look(ctx: Ctx) -> None:
+    world = ctx.world
+    table = world.tables.table_of(ctx.account.id) if world.tables else None
+    if table is None:
+        ctx.reply("hall.look_title")
+        ctx.reply("hall.look_text")
+        others = [a.name for a in world.in_room(HALL) if a.id != ctx.account.id]
+        ctx.reply("hall.look_people", n=len(others), names=", ".join(others))
+        tables = world.tables.listing() if world.tables else []
+        ctx.reply("hall.look_tables", n=len(tables))
+        return
+    from .table import show_table
+
+    show_table(ctx, table)
+
+
+@command("who", "кто", "хто", "игроки")
+async def who(ctx: Ctx) -> None:
+    online = ctx.world.online_accounts()
+    ctx.reply("who.header", n=len(online))
+    for account in online:
+        role = msg(f"role.{account.role}") if account.role != "player" else ""
+        ctx.reply("who.line", name=account.name, where=where_text(ctx, account.id),
+                  idle=_idle(ctx.world.idle_seconds(account.id)), role=role)
+
+
+@command("say", "сказать", "говорить", "сказ", "казати")
+async def say(ctx: Ctx) -> None:
+    text = ctx.rest
+    if not text:
+        raise CommandError("say.what")
+    check_muted(ctx)
+    room = ctx.world.where(ctx.account.id)
+    ctx.reply("say.you", text=text)
+    ctx.world.broadcast(room, msg("say.other", name=ctx.account.name, text=text), exclude=[ctx.account.id])
+
+
+@command("emote", "эмоция", "действие", "емоція", "me")
+async def emote(ctx: Ctx) -> None:
+    text = ctx.rest
+    if not text:
+        raise CommandError("emote.what")
+    check_muted(ctx)
+    room = ctx.world.where(ctx.account.id)
+    ctx.world.broadcast(room, msg("emote.line", name=ctx.account.name, text=text))
+
+
+async def find_account(ctx: Ctx, name: str) -> Account:
+    """An online player by unique prefix, else any account by exact name."""
+    online = {a.name: a for a in ctx.world.online_accounts()}
+    found, candidates = match_name(name, online)
+    if found:
+        return online[found]
+    account = await accounts.find(name)
+    if account is not None:
+        return account
+    if candidates:
+        raise CommandError("name.ambiguous", name=name, names=", ".join(candidates))
+    raise CommandError("name.unknown", name=name)
+
+
+@command("tell", "шепнуть", "шепнути", "личное", "whisper", "ш", completes=("player",))
+async def tell(ctx: Ctx) -> None:
+    name, _, text = ctx.rest.partition(" ")
+    text = text.strip()
+    if not name or not text:
+        raise CommandError("tell.usage")
+    check_muted(ctx)
+    target = await find_account(ctx, name)
+    if target.id == ctx.account.id:
+        raise CommandError("tell.self")
+    tables = ctx.world.tables
+    if tables is not None:
+        table = tables.table_of(ctx.account.id)
+        if table is not None and table.running and table.seat_of(ctx.account.id) is not None \
+                and table.seat_of(target.id) is not None and not table.options.get("tell", True):
+            raise CommandError("tell.not_during_game")
+    online = await ctx.world.deliver_or_keep(target.id, msg("tell.from", name=ctx.account.name, text=text),
+                                             "tell", keep=True)
+    if online:
+        ctx.reply("tell.to", name=target.name, text=text)
+    else:
+        ctx.reply("tell.kept", name=target.name)
+
+
+@command("inbox", "почта", "входящие", "пошта")
+async def inbox(ctx: Ctx) -> None:
+    items = await InboxItem.filter(account_id=ctx.account.id).order_by("-id").limit(20)
+    if not items:
+        ctx.reply("inbox.empty")
+        return
+    ctx.reply("inbox.header", n=len(items))
+    for item in reversed(items):
+        stamp = item.created_at.strftime("%d.%m %H:%M")
+        ctx.reply("inbox.item", when=stamp, text=msg(item.key, **item.params))
+    await InboxItem.filter(account_id=ctx.account.id, delivered=False).update(delivered=True)
+
+
+@command("lang", "язык", "мова", "language")
+async def lang(ctx: Ctx) -> None:
+    code = normalize_lang(ctx.args[0]) if ctx.args else None
+    if code is None:
+        raise CommandError("lang.usage", current=ctx.session.lang, choices=", ".join(LANGUAGES))
+    ctx.session.lang = code
+    ctx.account.lang = code
+    await ctx.account.save(update_fields=["lang"])
+    ctx.reply("lang.set")
+
+
+@command("encoding", "кодировка", "кодування", "charset")
+async def encoding(ctx: Ctx) -> None:
+    if not ctx.args:
+        ctx.reply("encoding.current", encoding=ctx.session.encoding)
+        return
+    choice = ENCODING_NAMES.get(ctx.args[0].lower())
+    if choice is None:
+        raise CommandError("encoding.usage")
+    ctx.session.set_encoding(choice)
+    ctx.session.encoding_known = True
+    ctx.account.encoding = choice
+    await ctx.account.save(update_fields=["encoding"])
+    ctx.reply("encoding.set", encoding=choice)
+
+
+@command("color", "colour", "цвет", "колір")
+async def color(ctx: Ctx) -> None:
+    word = ctx.args[0].lower() if ctx.args else ""
+    if word in ON:
+        value: bool | None = True
+    elif word in OFF:
+        value = False
+    elif word in ("auto", "авто"):
+        value = None
+    else:
+        raise CommandError("color.usage", state=msg("color.on" if ctx.session.color else "color.off"))
+    ctx.session.color_override = value
+    ctx.account.color = value
+    await ctx.account.save(update_fields=["color"])
+    ctx.reply("color.set", state=msg("color.on" if ctx.session.color else "color.off"))
+
+
+@command("help", "помощь", "справка", "допомога", "?", completes=("command",))
+async def help_(ctx: Ctx) -> None:
+    commands = available(ctx.session)
+    if not ctx.args:
+        ctx.reply("help.header")
+        for cmd in commands:
+            verbs = ", ".join(v for v in cmd.verbs if v not in ("?",))
+            ctx.reply("help.line", verbs=verbs, text=msg(f"help.short.{cmd.key}"))
+        ctx.reply("help.footer")
+        return
+    topic = ctx.args[0]
+    if has(f"help.topic.{topic.lower()}"):
+        ctx.reply(f"help.topic.{topic.lower()}")
+        return
+    cmd, suggestions = resolve(topic, commands)
+    if cmd is None:
+        from .base import REGISTRY
+        cmd, _ = resolve(topic, REGISTRY)
+    if cmd is None:
+        raise CommandError("help.unknown", topic=topic, suggestions=", ".join(suggestions) or "-")
+    ctx.reply("help.command", verbs=", ".join(cmd.verbs), text=msg(f"help.short.{cmd.key}"),
+              usage=msg(f"help.usage.{cmd.key}"))
+
+
+@command("rules", "правила")
+async def rules(ctx: Ctx) -> None:
+    from games import registry
+
+    games = sorted(registry.all_games())
+    if not ctx.args:
+        ctx.reply("rules.list", games=", ".join(games))
+        return
+    name = ctx.args[0].lower()
+    aliases = {"торги": "bids", "bid": "bids"}
+    name = aliases.get(name, name)
+    if name not in games:
+        raise CommandError("rules.unknown", game=ctx.args[0], games=", ".join(games))
+    ctx.reply(f"rules.{name}")
+
+
+@command("quit", "выход", "выйти", "вихід", "logout", "exit")
+async def quit_(ctx: Ctx) -> None:
+    await ctx.session.close(msg("quit.bye"))
+
+
+__all__ = ["EVERYWHERE", "find_account"]

@@ -1,0 +1,3 @@
+"""Importing this module registers every command."""
+from . import account, admin, hall, table  # noqa: F401
+from .games import bids  # noqa: F401

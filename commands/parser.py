@@ -1,0 +1,93 @@
+"""Text to intent: verb lookup with unique prefixes, suggestions, and the per-context sets."""
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable
+
+from .base import GAME, HALL, REGISTRY, TABLE, Command
+
+# One-character shortcuts MUD players expect.
+SHORTCUTS = {"'": "say", ":": "emote", ";": "emote", '"': "say"}
+
+# Verbs the design card reserves for games: routed to the table's engine when a game runs.
+RESERVED_GAME_VERBS = ("claim", "challenge", "block", "allow", "vote", "night", "day", "lose",
+                       "keep", "заявить", "вызов", "сомневаюсь", "блок", "пропустить", "голос",
+                       "ночь", "день", "сбросить", "оставить")
+
+
+def context_of(session: Any) -> set[str]:
+    world = session.world
+    account = session.account
+    tables = world.tables
+    if tables is None or account is None:
+        return {HALL}
+    table = tables.table_of(account.id)
+    if table is None:
+        return {HALL}
+    if table.running and table.seat_of(account.id) is not None:
+        return {TABLE, GAME}
+    return {TABLE}
+
+
+def available(session: Any) -> list[Command]:
+    contexts = context_of(session)
+    role = session.account.role if session.account else "player"
+    game = None
+    if GAME in contexts:
+        table = session.world.tables.table_of(session.account.id)
+        game = table.game_name if table else None
+    out = []
+    for cmd in REGISTRY:
+        if not cmd.allowed(role):
+            continue
+        if cmd.game is not None:
+            if cmd.game == game:
+                out.append(cmd)
+            continue
+        if cmd.contexts & contexts:
+            out.append(cmd)
+    return out
+
+
+def all_verbs(commands: Iterable[Command]) -> dict[str, Command]:
+    table: dict[str, Command] = {}
+    for cmd in commands:
+        for verb in cmd.verbs:
+            table.setdefault(verb.casefold(), cmd)
+    return table
+
+
+def split_verb(line: str) -> tuple[str, str]:
+    line = line.strip()
+    if line[:1] in SHORTCUTS:
+        return SHORTCUTS[line[0]], line[1:].strip()
+    verb, _, rest = line.partition(" ")
+    return verb, rest.strip()
+
+
+def resolve(verb: str, commands: list[Command]) -> tuple[Command | None, list[str]]:
+    """The command for ``verb`` (exact, then unique prefix); else (None, suggestions)."""
+    verbs = all_verbs(commands)
+    folded = verb.casefold()
+    if folded in verbs:
+        return verbs[folded], []
+    matches = {cmd.key: (v, cmd) for v, cmd in verbs.items() if v.startswith(folded)}
+    if len(matches) == 1:
+        return next(iter(matches.values()))[1], []
+    if matches:
+        return None, sorted(v for v, _ in matches.values())[:6]
+    close = difflib.get_close_matches(folded, list(verbs), n=4, cutoff=0.6)
+    return None, close
+
+
+def match_name(prefix: str, names: Iterable[str]) -> tuple[str | None, list[str]]:
+    """Unique-prefix, case-insensitive match of a player name; (name, []) or (None, candidates)."""
+    names = list(names)
+    folded = prefix.casefold()
+    exact = [n for n in names if n.casefold() == folded]
+    if exact:
+        return exact[0], []
+    starts = [n for n in names if n.casefold().startswith(folded)]
+    if len(starts) == 1:
+        return starts[0], []
+    return None, starts

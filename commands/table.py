@@ -1,0 +1,150 @@
+"""Tables: list, open, join, leave, watch, start, bots, hand."""
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import RuleError
+from world.messages import msg
+from world.presenters import present_view
+from world.tables import Table, TableError
+
+from .base import GAME, HALL, TABLE, CommandError, Ctx, command
+
+GAME_ALIASES = {"торги": "bids", "bid": "bids", "аукцион": "bids"}
+BOT_LEVELS = {"easy": "easy", "легкий": "easy", "лёгкий": "easy", "легкі": "easy", "простой": "easy",
+              "normal": "normal", "обычный": "normal", "нормальный": "normal", "звичайний": "normal"}
+
+
+def _table_number(ctx: Ctx) -> int:
+    if not ctx.args or not ctx.args[0].lstrip("#№").isdigit():
+        raise CommandError(f"help.usage.{ctx.command.key}")
+    return int(ctx.args[0].lstrip("#№"))
+
+
+def state_msg(table: Table):
+    return msg(f"table.state.{table.state_name}")
+
+
+def show_table(ctx: Ctx, table: Table) -> None:
+    seats = ", ".join(s.name + (" (" + ctx.session.text("table.bot_mark") + ")" if s.is_bot else "")
+                      for s in table.seats) or "-"
+    ctx.reply("table.header", number=table.number, game=msg(f"game.{table.game_name}"),
+              state=state_msg(table), taken=len(table.seats), total=table.seats_total, seats=seats,
+              host=table.host, options=table.options_text() or "-")
+    if table.watchers:
+        names = [ctx.world.accounts[w].name for w in table.watchers if w in ctx.world.accounts]
+        ctx.reply("table.watchers", names=", ".join(names), n=len(names))
+    if table.runner is not None and table.game is not None:
+        table.runner.show_view(ctx.account.id)
+
+
+async def run_table_op(ctx: Ctx, coro: Any) -> Any:
+    try:
+        return await coro
+    except TableError as err:
+        raise CommandError(err.key, **err.params) from err
+
+
+@command("tables", "столы", "столи")
+async def tables(ctx: Ctx) -> None:
+    listing = ctx.world.tables.listing()
+    if not listing:
+        ctx.reply("tables.none")
+        return
+    ctx.reply("tables.header", n=len(listing))
+    for table in listing:
+        ctx.reply("tables.line", number=table.number, game=msg(f"game.{table.game_name}"),
+                  options=table.options_text() or "-", taken=len(table.seats), total=table.seats_total,
+                  state=state_msg(table))
+
+
+def parse_options(words: list[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or not key or not value:
+            raise CommandError("open.bad_option_syntax", word=word)
+        options[key.lower()] = value
+    return options
+
+
+@command("open", "открыть", "відкрити", contexts={HALL})
+async def open_(ctx: Ctx) -> None:
+    if not ctx.args:
+        from games import registry
+
+        raise CommandError("open.usage", games=", ".join(sorted(registry.all_games())))
+    game = GAME_ALIASES.get(ctx.args[0].lower(), ctx.args[0].lower())
+    table = await run_table_op(ctx, ctx.world.tables.open(ctx.account, game, parse_options(ctx.args[1:])))
+    ctx.reply("table.opened", number=table.number, game=msg(f"game.{table.game_name}"))
+    ctx.world.broadcast(HALL, msg("table.opened_hall", name=ctx.account.name, number=table.number,
+                                  game=msg(f"game.{table.game_name}")), exclude=[ctx.account.id])
+
+
+@command("join", "сесть", "сісти", "присоединиться", "sit", contexts={HALL, TABLE}, completes=("table",))
+async def join(ctx: Ctx) -> None:
+    number = _table_number(ctx)
+    table = await run_table_op(ctx, ctx.world.tables.join(ctx.account, number))
+    ctx.reply("table.you_joined", number=table.number, game=msg(f"game.{table.game_name}"))
+    show_table(ctx, table)
+
+
+@command("watch", "наблюдать", "спостерігати", contexts={HALL}, completes=("table",))
+async def watch(ctx: Ctx) -> None:
+    number = _table_number(ctx)
+    table = await run_table_op(ctx, ctx.world.tables.watch(ctx.account, number))
+    ctx.reply("table.you_watch", number=table.number)
+    show_table(ctx, table)
+
+
+@command("leave", "встать", "уйти", "піти", "stand", contexts={TABLE})
+async def leave(ctx: Ctx) -> None:
+    table = await run_table_op(ctx, ctx.world.tables.leave(ctx.account))
+    key = "table.you_left_game" if table.running else "table.you_left"
+    ctx.reply(key, number=table.number)
+
+
+@command("start", "начать", "старт", "почати", contexts={TABLE})
+async def start(ctx: Ctx) -> None:
+    await run_table_op(ctx, ctx.world.tables.start(ctx.account))
+
+
+@command("bots", "боты", "боти", contexts={TABLE})
+async def bots(ctx: Ctx) -> None:
+    if not ctx.args or not ctx.args[0].isdigit():
+        raise CommandError("help.usage.bots")
+    level = ctx.world.config.section("tables")["bot_level"]
+    if len(ctx.args) > 1:
+        level = BOT_LEVELS.get(ctx.args[1].lower())
+        if level is None:
+            raise CommandError("bots.bad_level")
+    await run_table_op(ctx, ctx.world.tables.add_bots(ctx.account, int(ctx.args[0]), level))
+
+
+@command("hand", "рука", "карты", "карти", contexts={TABLE, GAME})
+async def hand(ctx: Ctx) -> None:
+    table = ctx.world.tables.table_of(ctx.account.id)
+    if table is None or table.runner is None or table.game is None:
+        raise CommandError("table.no_game")
+    table.runner.show_view(ctx.account.id)
+
+
+async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:
+    """Send an action from this player's seat to the table runner; rule errors become replies."""
+    table = ctx.world.tables.table_of(ctx.account.id)
+    if table is None or table.runner is None or not table.running:
+        raise CommandError("table.no_game")
+    seat = table.seat_of(ctx.account.id)
+    if seat is None:
+        raise CommandError("table.not_seated")
+    info = table.seats[seat]
+    if info.autopilot:  # the player is back: the bot hands the seat over
+        info.autopilot = False
+        ctx.reply("table.autopilot_off")
+    try:
+        await table.runner.act(seat, action)
+    except RuleError as err:
+        raise CommandError(err.key, **err.params) from err
+
+
+__all__ = ["show_table", "game_action", "present_view", "GAME"]

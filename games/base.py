@@ -1,0 +1,123 @@
+"""The one protocol every game engine offers (see ../shared/ARCHITECTURE.md).
+
+A game module (``games/<name>/__init__.py``) exposes a ``GAME`` object implementing
+:class:`GameEngine`. State is plain data owned by the engine; the only way it changes is
+:meth:`GameEngine.apply`. Randomness comes from a ``random.Random`` seeded in ``new`` and kept
+in the state, so the same seed, options and actions replay to the same game.
+
+Actions are JSON-able dicts with a ``"type"`` key, e.g. ``{"type": "bid", "card": 7}``: they are
+written to the table's action log as they are.
+
+Events are what the engine tells the world. Each carries an :class:`Audience` and a message key
+with parameters; the world renders it in each recipient's language. Parameters that name seats
+use the convention ``seat`` / ``seats`` / ``*_seat`` so the renderer can print player names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Action = dict[str, Any]
+
+# Special viewers for view(): a spectator sees only public information, the master sees all.
+SPECTATOR = -1
+MASTER = -2
+
+
+class RuleError(Exception):
+    """An illegal action. Carries a message key and parameters, never a bare sentence."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who may see an event: everyone at the table, some seats, a team, or only the master."""
+
+    kind: str  # "all" | "seats" | "team" | "master"
+    seats: tuple[int, ...] = ()
+    team: str = ""
+
+    @staticmethod
+    def everyone() -> "Audience":
+        return Audience("all")
+
+    @staticmethod
+    def only(*seats: int) -> "Audience":
+        return Audience("seats", tuple(seats))
+
+    @staticmethod
+    def master() -> "Audience":
+        return Audience("master")
+
+    def includes(self, seat: int, teams: tuple[str, ...] = ()) -> bool:
+        if self.kind == "all":
+            return True
+        if self.kind == "seats":
+            return seat in self.seats
+        if self.kind == "team":
+            return self.team in teams
+        return False
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. ``key`` names a catalog message; ``params`` fill it."""
+
+    audience: Audience
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_whisper(self) -> bool:
+        """A private message from the Мастер to one or a few seats."""
+        return self.audience.kind in ("seats", "team")
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """What the game waits for from one seat.
+
+    ``kind`` is "turn", "reaction", "phase"...; ``seconds`` is the suggested duration (the
+    runner may override it from config or table options); ``default`` is the action applied
+    when time runs out (None: the wait has no timeout). ``window`` names the wait (e.g.
+    "round-3"): while the same window stays open its deadline does not move, even as some
+    seats act; an empty window means "a new wait whenever the set of awaited seats grows".
+    """
+
+    seat: int
+    kind: str
+    seconds: float | None
+    default: Action | None
+    window: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[int, ...]
+    reason: str  # message key
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class GameEngine(Protocol):
+    name: str  # short key used in `open NAME`
+    min_players: int
+    max_players: int
+    default_options: dict[str, Any]
+
+    def new(self, seats: int, options: dict[str, Any], seed: int) -> Any: ...
+
+    def legal(self, state: Any, seat: int) -> list[Action]: ...
+
+    def apply(self, state: Any, seat: int, action: Action) -> list[Event]: ...
+
+    def view(self, state: Any, viewer: int) -> dict[str, Any]: ...
+
+    def awaiting(self, state: Any) -> list[Awaiting]: ...
+
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+    def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action: ...

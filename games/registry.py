@@ -1,0 +1,14 @@
+"""Which games exist. Adding a game: make games/<name>/, then add it here."""
+from __future__ import annotations
+
+from .base import GameEngine
+
+
+def all_games() -> dict[str, GameEngine]:
+    from .bids import GAME as bids
+
+    return {g.name: g for g in (bids,)}
+
+
+def get(name: str) -> GameEngine | None:
+    return all_games().get(name)

@@ -1,0 +1,125 @@
+"""Shared fixtures: a real server process on free ports with a temporary data folder."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+READY = re.compile(r"KORCHMA READY telnet=(\d+) ssh=(\d+)")
+
+
+@dataclass
+class ServerProcess:
+    data_dir: Path
+    config: Path
+    extra: list[str] = field(default_factory=list)
+    proc: subprocess.Popen | None = None
+    telnet_port: int = 0
+    ssh_port: int = 0
+    log_path: Path | None = None
+
+    def start(self, timeout: float = 30.0) -> "ServerProcess":
+        self.log_path = self.data_dir / f"server-{int(time.time() * 1000)}.log"
+        log = self.log_path.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "serve", "--config", str(ROOT / "config.toml"),
+             "--config", str(self.config),
+             "--telnet-port", "0", "--ssh-port", "0", "--data-dir", str(self.data_dir), *self.extra],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        deadline = time.monotonic() + timeout
+        assert self.proc.stdout is not None
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited early:\n{self.log_path.read_text()}")
+                continue
+            m = READY.search(line)
+            if m:
+                self.telnet_port, self.ssh_port = int(m.group(1)), int(m.group(2))
+                return self
+        raise RuntimeError(f"server did not start:\n{self.log_path.read_text()}")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def terminate(self, timeout: float = 20.0) -> int:
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        return self.proc.returncode
+
+    def log(self) -> str:
+        return self.log_path.read_text() if self.log_path else ""
+
+
+# Laid over config.toml in every test server: quick negotiation and bots.
+TEST_CONFIG = """
+[server]
+negotiation_wait = 0.5
+
+[tables]
+bot_delay = 0.05
+"""
+
+
+@pytest.fixture
+def server_factory(tmp_path):
+    """Start servers with extra config TOML appended to config.toml; all stopped at the end."""
+    started: list[ServerProcess] = []
+
+    def make(extra_toml: str = "", data_dir: Path | None = None) -> ServerProcess:
+        data = data_dir or (tmp_path / "data")
+        data.mkdir(exist_ok=True)
+        cfg = tmp_path / f"config-{len(started)}.toml"
+        cfg.write_text(merge_toml(TEST_CONFIG, extra_toml))
+        srv = ServerProcess(data_dir=data, config=cfg)
+        started.append(srv)
+        return srv.start()
+
+    yield make
+    for srv in started:
+        if srv.proc and srv.proc.poll() is None:
+            srv.proc.kill()
+            srv.proc.wait(5)
+
+
+def merge_toml(base: str, extra: str) -> str:
+    """Lay ``extra`` over ``base``: both are small TOML texts of [section] key = value lines."""
+    sections: dict[str, dict[str, str]] = {}
+    for text in (base, extra):
+        current = ""
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.startswith("["):
+                current = line.strip("[]")
+                sections.setdefault(current, {})
+            else:
+                key, _, value = line.partition("=")
+                sections.setdefault(current, {})[key.strip()] = value.strip()
+    return "\n".join(f"[{name}]\n" + "\n".join(f"{k} = {v}" for k, v in items.items()) + "\n"
+                     for name, items in sections.items())
+
+
+@pytest.fixture
+def server(server_factory):
+    return server_factory()

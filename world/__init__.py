@@ -1,0 +1,1 @@
+"""The place and its memory: accounts, rooms, tables and seats, chat, inbox, the table runner."""

@@ -1,0 +1,181 @@
+"""Accounts: names, passwords (argon2), login throttling, bans, SSH keys."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from .models import Account, Ban, SshKey
+
+NAME_RE = re.compile(r"^[A-Za-zА-Яа-яЁёІіЇїЄєҐґ][A-Za-zА-Яа-яЁёІіЇїЄєҐґ0-9_-]{1,19}$")
+RESERVED = {"master", "мастер", "майстер", "system", "admin", "root", "new", "bot", "бот", "guest"}
+
+# Look-alike letters fold to one form, so names that differ only by them collide. Applied after
+# casefold(); Cyrillic letters that look like Latin ones map to the Latin letter.
+_LOOKALIKE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+    "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
+    "ү": "y", "һ": "h", "ԛ": "q", "ԝ": "w", "ɡ": "g", "0": "o", "l": "i", "1": "i", "|": "i",
+    "_": "-",
+})
+
+_hasher = PasswordHasher()
+UTC = timezone.utc
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def name_problem(name: str) -> str | None:
+    """A message key saying what is wrong with a new name, or None if it is good."""
+    if not 2 <= len(name) <= 20:
+        return "account.name_length"
+    if not NAME_RE.match(name):
+        return "account.name_chars"
+    if name.casefold() in RESERVED or name_key(name) in {name_key(r) for r in RESERVED}:
+        return "account.name_reserved"
+    return None
+
+
+def name_key(name: str) -> str:
+    return name.casefold().translate(_LOOKALIKE)
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password(stored: str | None, password: str) -> bool:
+    if not stored:
+        return False
+    try:
+        return _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def find(name: str) -> Account | None:
+    return await Account.get_or_none(name_key=name_key(name))
+
+
+async def create(name: str, password: str, lang: str, admins: list[str]) -> Account:
+    role = "admin" if name_key(name) in {name_key(a) for a in admins} else "player"
+    return await Account.create(name=name, name_key=name_key(name), lang=lang,
+                                password_hash=hash_password(password), role=role)
+
+
+def password_problem(password: str) -> str | None:
+    if len(password) < 4:
+        return "account.password_short"
+    if len(password) > 200:
+        return "account.password_long"
+    return None
+
+
+async def sync_admin_role(account: Account, admins: list[str]) -> None:
+    """Names listed in config are admins; removing a name from the list demotes it."""
+    listed = account.name_key in {name_key(a) for a in admins}
+    if listed and account.role != "admin":
+        account.role = "admin"
+        await account.save(update_fields=["role"])
+    elif not listed and account.role == "admin":
+        account.role = "player"
+        await account.save(update_fields=["role"])
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    blocked_until: float = 0.0
+
+
+@dataclass
+class LoginThrottle:
+    """After ``attempts`` failures for a name or from an address, a wait that doubles each time."""
+
+    attempts: int = 5
+    backoff: float = 5.0
+    backoff_max: float = 300.0
+    by_name: dict[str, _Failures] = field(default_factory=dict)
+    by_address: dict[str, _Failures] = field(default_factory=dict)
+
+    def wait_left(self, name: str | None, address: str, clock: float | None = None) -> float:
+        t = time.monotonic() if clock is None else clock
+        waits = [self.by_address.get(address, _Failures()).blocked_until - t]
+        if name:
+            waits.append(self.by_name.get(name_key(name), _Failures()).blocked_until - t)
+        return max(0.0, *waits)
+
+    def failed(self, name: str | None, address: str, clock: float | None = None) -> None:
+        t = time.monotonic() if clock is None else clock
+        entries = [self.by_address.setdefault(address, _Failures())]
+        if name:
+            entries.append(self.by_name.setdefault(name_key(name), _Failures()))
+        for entry in entries:
+            entry.count += 1
+            if entry.count >= self.attempts:
+                extra = entry.count - self.attempts
+                entry.blocked_until = t + min(self.backoff * (2 ** extra), self.backoff_max)
+
+    def succeeded(self, name: str, address: str) -> None:
+        self.by_name.pop(name_key(name), None)
+        self.by_address.pop(address, None)
+
+
+async def active_ban(name: str | None, address: str | None) -> Ban | None:
+    current = now()
+    query = Ban.filter()
+    bans = []
+    if name:
+        bans += await query.filter(name_key=name_key(name))
+    if address:
+        bans += await Ban.filter(address=address)
+    for ban in bans:
+        if ban.until is None or ban.until > current:
+            return ban
+    return None
+
+
+def parse_duration(text: str) -> timedelta | None:
+    """'30m', '2h', '7d', '45s', '1w' (Russian letters too: м, ч, д, с, н)."""
+    m = re.fullmatch(r"(\d+)\s*([smhdwсмчдн]?)", text.strip().lower())
+    if not m:
+        return None
+    n, unit = int(m.group(1)), m.group(2) or "m"
+    seconds = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600, "d": 86400, "д": 86400,
+               "w": 604800, "н": 604800}[unit]
+    return timedelta(seconds=n * seconds)
+
+
+# SSH keys ----------------------------------------------------------------------------------
+
+KEY_RE = re.compile(r"^(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(?:256|384|521)|sk-ssh-ed25519@openssh\.com"
+                    r"|sk-ecdsa-sha2-nistp256@openssh\.com)\s+([A-Za-z0-9+/=]+)(?:\s+(.*))?$")
+
+
+def parse_public_key(text: str) -> tuple[str, str, str, str] | None:
+    """(algorithm, base64 blob, comment, SHA256 fingerprint) of an OpenSSH public key line."""
+    m = KEY_RE.match(text.strip())
+    if not m:
+        return None
+    algorithm, blob, comment = m.group(1), m.group(2), (m.group(3) or "").strip()
+    try:
+        raw = base64.b64decode(blob, validate=True)
+    except ValueError:
+        return None
+    # The blob starts with the algorithm name as an SSH string: check it matches.
+    if len(raw) < 4 or raw[4:4 + int.from_bytes(raw[:4], "big")].decode("ascii", "replace") != algorithm:
+        return None
+    digest = base64.b64encode(hashlib.sha256(raw).digest()).decode().rstrip("=")
+    return algorithm, blob, comment[:200], f"SHA256:{digest}"
+
+
+async def account_keys(account: Account) -> list[SshKey]:
+    return await SshKey.filter(account=account).order_by("id")

@@ -1,0 +1,171 @@
+"""The world hub: who is online, where they are, and delivery to accounts and rooms.
+
+This is the seam ARCHITECTURE.md asks for: the runner and the commands reach sessions only
+through ``deliver`` (to an account) and ``broadcast`` (to a room), so both can later travel
+over Redis. A session is anything with the small interface of :class:`SessionLike`.
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
+
+from .messages import Msg
+from .models import Account, InboxItem
+
+if TYPE_CHECKING:
+    from .tables import TableManager
+
+HALL = "hall"
+
+
+class SessionLike(Protocol):
+    account: Account | None
+    address: str
+    last_input: float
+    kind: str
+
+    def render_key(self) -> tuple: ...
+
+    def render(self, message: Msg) -> Any: ...
+
+    def write(self, rendered: Any) -> None: ...
+
+    def gmcp(self, package: str, data: Any) -> None: ...
+
+    async def close(self, message: Msg | None = None) -> None: ...
+
+
+def table_room(number: int) -> str:
+    return f"table:{number}"
+
+
+class World:
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.started = time.time()
+        self.sessions: set[SessionLike] = set()
+        self.by_account: dict[int, list[SessionLike]] = defaultdict(list)
+        self.accounts: dict[int, Account] = {}
+        self.location: dict[int, str] = {}
+        self.rooms: dict[str, set[int]] = defaultdict(set)
+        self.tables: TableManager | None = None
+        self.shutting_down = False
+
+    # presence ---------------------------------------------------------------------------
+
+    def connected(self, session: SessionLike) -> None:
+        self.sessions.add(session)
+
+    def logged_in(self, session: SessionLike, account: Account) -> bool:
+        """Register a logged-in session; True if it is the account's first live session."""
+        first = not self.by_account.get(account.id)
+        self.by_account[account.id].append(session)
+        self.accounts[account.id] = account
+        if first and account.id not in self.location:
+            self.move(account.id, HALL)
+        return first
+
+    def disconnected(self, session: SessionLike) -> bool:
+        """Forget a session; True if that was the account's last live session."""
+        self.sessions.discard(session)
+        account = session.account
+        if account is None:
+            return False
+        live = self.by_account.get(account.id, [])
+        if session in live:
+            live.remove(session)
+        if live:
+            return False
+        self.by_account.pop(account.id, None)
+        self.accounts.pop(account.id, None)
+        where = self.location.pop(account.id, None)
+        if where:
+            self.rooms[where].discard(account.id)
+        return True
+
+    def is_online(self, account_id: int) -> bool:
+        return bool(self.by_account.get(account_id))
+
+    def online_accounts(self) -> list[Account]:
+        return sorted(self.accounts.values(), key=lambda a: a.name.casefold())
+
+    def find_online(self, name_key: str) -> Account | None:
+        for account in self.accounts.values():
+            if account.name_key == name_key:
+                return account
+        return None
+
+    def idle_seconds(self, account_id: int) -> float:
+        live = self.by_account.get(account_id) or []
+        if not live:
+            return 0.0
+        return time.monotonic() - max(s.last_input for s in live)
+
+    # places -----------------------------------------------------------------------------
+
+    def move(self, account_id: int, room: str) -> None:
+        old = self.location.get(account_id)
+        if old:
+            self.rooms[old].discard(account_id)
+        self.location[account_id] = room
+        self.rooms[room].add(account_id)
+
+    def where(self, account_id: int) -> str:
+        return self.location.get(account_id, HALL)
+
+    def in_room(self, room: str) -> list[Account]:
+        return [self.accounts[a] for a in self.rooms.get(room, ()) if a in self.accounts]
+
+    # delivery ---------------------------------------------------------------------------
+
+    def sessions_of(self, account_ids: Iterable[int]) -> list[SessionLike]:
+        out: list[SessionLike] = []
+        for account_id in account_ids:
+            out.extend(self.by_account.get(account_id, ()))
+        return out
+
+    def send_to_sessions(self, sessions: Iterable[SessionLike], message: Msg) -> None:
+        """Render once per distinct (language, width, colour, encoding), then write to each."""
+        rendered: dict[tuple, Any] = {}
+        for session in sessions:
+            key = session.render_key()
+            out = rendered.get(key)
+            if out is None:
+                out = rendered[key] = session.render(message)
+            session.write(out)
+
+    def deliver(self, account_id: int, message: Msg) -> bool:
+        """Send to every live session of an account; False if it has none."""
+        live = self.by_account.get(account_id)
+        if not live:
+            return False
+        self.send_to_sessions(list(live), message)
+        return True
+
+    async def deliver_or_keep(self, account_id: int, message: Msg, kind: str,
+                              table_id: int | None = None, keep: bool = False) -> bool:
+        """Deliver now, or keep in the inbox for the next login; ``keep`` stores it either way."""
+        online = self.deliver(account_id, message)
+        if keep or not online:
+            await InboxItem.create(account_id=account_id, kind=kind, key=message.key,
+                                   params=message.params, table_id=table_id, delivered=online)
+        return online
+
+    def broadcast(self, room: str, message: Msg, exclude: Iterable[int] = ()) -> None:
+        skip = set(exclude)
+        self.send_to_sessions(self.sessions_of(a for a in self.rooms.get(room, ()) if a not in skip),
+                              message)
+
+    def broadcast_all(self, message: Msg) -> None:
+        self.send_to_sessions([s for s in self.sessions if s.account is not None], message)
+
+    def gmcp_to(self, account_ids: Iterable[int], package: str, data: Any) -> None:
+        for session in self.sessions_of(account_ids):
+            session.gmcp(package, data)
+
+    def gmcp_room(self, room: str) -> None:
+        """Tell GMCP clients in a room who is there (Korchma.Room)."""
+        names = [a.name for a in self.in_room(room)]
+        for session in self.sessions_of(self.rooms.get(room, ())):
+            session.gmcp("Korchma.Room", {"room": room, "players": names})

@@ -1,0 +1,150 @@
+"""Message catalogs in Russian, English and Ukrainian, with CLDR plural rules from Babel.
+
+Catalogs are TOML files in ``world/locale/<lang>/*.toml``. Nested tables flatten to dotted keys,
+so ``[hall] say = "..."`` is the key ``hall.say``. A message is either a string or a plural table
+``{count = "n", one = ..., few = ..., many = ..., other = ...}`` whose form is chosen by the CLDR
+category of the named parameter (``n`` by default).
+
+Inside a template, ``{n:#coin}`` prints the number with the right form of the noun from the
+``plural.coin`` table ("1 монета", "2 монеты", "5 монет"), and ``{n:@coin}`` the noun alone.
+Colour tags (``<b>``, ``<y>``, ``</>``...) are markup of the catalog only: they are turned into
+zero-width markers before parameters are substituted, so text a player typed can never become
+markup.
+"""
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+
+LANGUAGES = ("ru", "en", "uk")
+FALLBACK = {"ru": ("ru", "en"), "en": ("en", "ru"), "uk": ("uk", "en", "ru")}
+PLURAL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
+LOCALE_DIR = Path(__file__).with_name("locale")
+
+# Zero-width style markers: \x1e + one letter. Player text has every control character removed
+# on input (world.text.clean), so it can never contain one.
+MARK = "\x1e"
+STYLE_TAGS = {"b": "b", "y": "y", "g": "g", "r": "r", "c": "c", "m": "m", "d": "d", "/": "0"}
+_TAG_RE = re.compile(r"<(/|[bygrcmd])>")
+
+
+def _flatten(prefix: str, table: dict[str, Any], out: dict[str, Any]) -> None:
+    for key, value in table.items():
+        full = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict) and not _is_plural(value):
+            _flatten(full, value, out)
+        else:
+            out[full] = value
+
+
+def _is_plural(value: dict[str, Any]) -> bool:
+    keys = set(value) - {"count"}
+    return "other" in keys and keys <= PLURAL_CATEGORIES
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    folder = LOCALE_DIR / lang
+    for path in sorted(folder.glob("*.toml")):
+        with path.open("rb") as fh:
+            _flatten("", tomllib.load(fh), out)
+    return out
+
+
+@lru_cache(maxsize=None)
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_category(lang: str, n: Any) -> str:
+    try:
+        return _locale(lang).plural_form(abs(n))
+    except (TypeError, ValueError):
+        return "other"
+
+
+def lookup(lang: str, key: str) -> Any:
+    for candidate in FALLBACK.get(lang, (lang, "en")):
+        value = catalog(candidate).get(key)
+        if value is not None:
+            return value
+    return None
+
+
+def has(key: str, lang: str = "en") -> bool:
+    return key in catalog(lang)
+
+
+def plural_noun(lang: str, noun: str, n: Any) -> str:
+    forms = lookup(lang, f"plural.{noun}")
+    if not isinstance(forms, dict):
+        return noun
+    return forms.get(plural_category(lang, n)) or forms["other"]
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if spec.startswith("#"):
+            return f"{value} {plural_noun(self.lang, spec[1:], value)}"
+        if spec.startswith("@"):
+            return plural_noun(self.lang, spec[1:], value)
+        return super().format_field(value, spec)
+
+    def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
+        if isinstance(key, str):
+            value = kwargs.get(key, "{" + key + "}")
+            if hasattr(value, "key") and hasattr(value, "params"):  # a nested message
+                return t(self.lang, value.key, **value.params)
+            return value
+        return super().get_value(key, args, kwargs)
+
+
+@lru_cache(maxsize=4096)
+def _template(lang: str, key: str) -> tuple[Any, str]:
+    value = lookup(lang, key)
+    if value is None:
+        return None, ""
+    if isinstance(value, dict):
+        return {k: _mark_tags(v) for k, v in value.items() if k != "count"}, value.get("count", "n")
+    return _mark_tags(value), ""
+
+
+def _mark_tags(text: str) -> str:
+    return _TAG_RE.sub(lambda m: MARK + STYLE_TAGS[m.group(1)], text)
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    """The message ``key`` in ``lang``, with parameters filled in (may contain style markers)."""
+    template, count_param = _template(lang, key)
+    if template is None:
+        return key  # a missing key shows itself; the catalog tests keep this from shipping
+    if isinstance(template, dict):
+        n = params.get(count_param, 0)
+        # "zero" is used for 0 in every language (like ICU's "=0"), when the catalog has it.
+        form = "zero" if n == 0 and "zero" in template else plural_category(lang, n)
+        template = template.get(form) or template["other"]
+    try:
+        return _Formatter(lang).vformat(template, (), params)
+    except (ValueError, IndexError, KeyError, AttributeError):
+        return template
+
+
+def strip_marks(text: str) -> str:
+    return re.sub(MARK + ".", "", text)
+
+
+def normalize_lang(code: str) -> str | None:
+    code = (code or "").strip().lower()
+    aliases = {"ru": "ru", "рус": "ru", "русский": "ru", "en": "en", "eng": "en", "english": "en",
+               "англ": "en", "uk": "uk", "ua": "uk", "укр": "uk", "українська": "uk", "украинский": "uk"}
+    return aliases.get(code)

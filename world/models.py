@@ -1,0 +1,114 @@
+"""tortoise-orm models: accounts and keys, tables and seats, the action log, the inbox, bans."""
+from __future__ import annotations
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Account(Model):
+    id = fields.IntField(primary_key=True)
+    name = fields.CharField(max_length=32)
+    # Case-folded, look-alike-folded form of the name: unique, so "Anna" and "аnna" collide.
+    name_key = fields.CharField(max_length=32, unique=True)
+    password_hash = fields.CharField(max_length=255, null=True)
+    role = fields.CharField(max_length=16, default="player")  # player | moderator | admin
+    lang = fields.CharField(max_length=4, default="ru")
+    encoding = fields.CharField(max_length=16, null=True)
+    color = fields.BooleanField(null=True)  # None: follow the terminal
+    created_at = fields.DatetimeField(auto_now_add=True)
+    last_login = fields.DatetimeField(null=True)
+    muted_until = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "account"
+
+
+class SshKey(Model):
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="keys", on_delete=fields.CASCADE)
+    algorithm = fields.CharField(max_length=64)
+    key_data = fields.TextField()  # the base64 blob of the OpenSSH public key
+    comment = fields.CharField(max_length=255, default="")
+    fingerprint = fields.CharField(max_length=128)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "ssh_key"
+
+
+class InboxItem(Model):
+    """A message kept for an account: a tell while offline, a whisper, table news."""
+
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="inbox", on_delete=fields.CASCADE)
+    kind = fields.CharField(max_length=16)  # tell | whisper | news | system
+    key = fields.CharField(max_length=128)
+    params = fields.JSONField(default=dict)
+    table_id = fields.IntField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    delivered = fields.BooleanField(default=False)
+
+    class Meta:
+        table = "inbox_item"
+
+
+class Ban(Model):
+    id = fields.IntField(primary_key=True)
+    name_key = fields.CharField(max_length=32, null=True)
+    address = fields.CharField(max_length=64, null=True)
+    until = fields.DatetimeField(null=True)  # None: for ever
+    by = fields.CharField(max_length=32, default="")
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "ban"
+
+
+class GameTable(Model):
+    id = fields.IntField(primary_key=True)
+    game = fields.CharField(max_length=32)
+    options = fields.JSONField(default=dict)
+    seed = fields.BigIntField(default=0)
+    host = fields.CharField(max_length=32)
+    state = fields.CharField(max_length=16, default="open")  # open | running | finished | closed
+    seats_total = fields.IntField()
+    # The deadline of the current wait: a wall-clock time, kept so a restart does not move it.
+    deadline_at = fields.DatetimeField(null=True)
+    deadline_step = fields.IntField(null=True)  # log length when the deadline was armed
+    outcome = fields.JSONField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    started_at = fields.DatetimeField(null=True)
+    finished_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "game_table"
+
+
+class Seat(Model):
+    id = fields.IntField(primary_key=True)
+    table = fields.ForeignKeyField("models.GameTable", related_name="seats", on_delete=fields.CASCADE)
+    number = fields.IntField()
+    account = fields.ForeignKeyField("models.Account", related_name="seats", null=True,
+                                     on_delete=fields.SET_NULL)
+    bot_level = fields.CharField(max_length=16, null=True)  # set for a bot seat
+    name = fields.CharField(max_length=32)
+
+    class Meta:
+        table = "seat"
+        unique_together = (("table", "number"),)
+
+
+class ActionLogEntry(Model):
+    """One accepted action. Committed before anyone hears its result."""
+
+    id = fields.IntField(primary_key=True)
+    table = fields.ForeignKeyField("models.GameTable", related_name="log", on_delete=fields.CASCADE)
+    step = fields.IntField()
+    seat = fields.IntField()
+    action = fields.JSONField()
+    by = fields.CharField(max_length=16, default="player")  # player | bot | timeout | autopilot
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "action_log"
+        unique_together = (("table", "step"),)

@@ -1,0 +1,54 @@
+"""Game presentation: from engine events and views to catalog messages, per game.
+
+The engine speaks in seat numbers and plain values; here seats become names and lists become
+text, and a view becomes the lines `look` and `hand` print. Each game has a module here.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from ..messages import Msg, msg
+
+if TYPE_CHECKING:
+    from ..tables import Table
+
+
+def seat_name(table: "Table", seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(table.seats):
+        return table.seats[seat].name
+    return str(seat)
+
+
+def present_params(table: "Table", params: dict[str, Any]) -> dict[str, Any]:
+    """Seat numbers become names (``seat``, ``*_seat``, ``seats``); lists become text."""
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if key == "seat" or key.endswith("_seat"):
+            out[key] = seat_name(table, value)
+            out[key + "_no"] = value
+        elif key == "seats" or key.endswith("_seats"):
+            out[key] = ", ".join(seat_name(table, s) for s in value)
+            out[key + "_n"] = len(value)
+        elif isinstance(value, (list, tuple)):
+            out[key] = ", ".join(str(v) for v in value)
+            out[key + "_n"] = len(value)
+        else:
+            out[key] = value
+    return out
+
+
+def seconds_left(deadline: datetime | None) -> int | None:
+    if deadline is None:
+        return None
+    return max(0, int((deadline - datetime.now(timezone.utc)).total_seconds()))
+
+
+def present_view(table: "Table", view: dict[str, Any], seat: int | None, deadline: datetime | None,
+                 awaiting: list[Any]) -> list[Msg]:
+    module = import_module(f"{__name__}.{table.game_name}")
+    return module.describe(table, view, seat, seconds_left(deadline), {a.seat for a in awaiting})
+
+
+__all__ = ["present_params", "present_view", "seat_name", "msg"]

@@ -1,0 +1,356 @@
+"""The table runner: one command at a time, log before you speak, timers from awaiting().
+
+For each accepted action the runner
+1. applies it to the engine (a RuleError leaves the state untouched),
+2. appends it to the table's action log and commits (with the new deadline, in one transaction),
+3. only then sends the events to their audiences (live sessions now, the inbox for those away),
+4. re-arms the deadline from ``awaiting()``, asks bots whose turn it is, and on timeout applies
+   the default action; a seat that times out ``afk_timeouts`` times in a row is played by a bot
+   until its player returns.
+A restart rebuilds the game by replaying the log from the seed; the stored deadline carries on.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
+
+from games.base import Awaiting, Event, RuleError, SPECTATOR
+from tortoise.transactions import in_transaction
+
+from .messages import Msg, msg
+from .models import ActionLogEntry, GameTable, InboxItem
+from .presenters import present_params, present_view
+
+if TYPE_CHECKING:
+    from .tables import Table, TableManager
+
+log = logging.getLogger("korchma.runner")
+UTC = timezone.utc
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class TableRunner:
+    def __init__(self, manager: "TableManager", table: "Table") -> None:
+        self.manager = manager
+        self.world = manager.world
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.deadline: datetime | None = None
+        self.window: tuple[str, frozenset[int]] | None = None  # what the deadline was armed for
+        self.timer: asyncio.Task | None = None
+        self.bot_tasks: dict[int, asyncio.Task] = {}
+        self.stopped = False
+        tables_cfg = self.world.config.section("tables")
+        self.afk_timeouts = int(tables_cfg["afk_timeouts"])
+        self.bot_delay = float(tables_cfg["bot_delay"])
+        self.reaction_seconds = float(tables_cfg["reaction_seconds"])
+
+    @property
+    def engine(self) -> Any:
+        return self.table.engine
+
+    # -- starting and rebuilding ------------------------------------------------------------
+
+    async def begin(self) -> None:
+        table = self.table
+        async with self.lock:
+            table.game = self.engine.new(len(table.seats), table.options, table.seed)
+            table.step = 0
+            table.state_name = "running"
+            self._arm_window()
+            await GameTable.filter(id=table.number).update(
+                state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
+                deadline_at=self.deadline, deadline_step=0)
+            table.seats_total = len(table.seats)
+            self.world.broadcast(table.room, msg("table.started", number=table.number, game=table.game_name,
+                                                 names=", ".join(table.seat_names())))
+            start_events = getattr(self.engine, "start_events", None)
+            if start_events is not None:
+                await self._send_events(start_events(table.game))
+            self._after_step()
+
+    async def replay(self, entries: list[ActionLogEntry], deadline_at: datetime | None,
+                     deadline_step: int | None) -> None:
+        table = self.table
+        table.game = self.engine.new(len(table.seats), table.options, table.seed)
+        for entry in entries:
+            self.engine.apply(table.game, entry.seat, entry.action)
+        table.step = len(entries)
+        awaiting = self.engine.awaiting(table.game)
+        self.window = self._window_of(awaiting)
+        if deadline_at is not None and deadline_step is not None and awaiting:
+            self.deadline = deadline_at if deadline_at.tzinfo else deadline_at.replace(tzinfo=UTC)
+        else:
+            self._arm_window(force=True)
+        if self.engine.outcome(table.game) is not None:
+            await self._finish()
+            return
+        log.info("table %d rebuilt from %d actions", table.number, table.step)
+        self._after_step()
+
+    # -- the one way in: an action from a seat ----------------------------------------------
+
+    async def act(self, seat: int, action: dict[str, Any], by: str = "player") -> None:
+        """Apply, log and commit, then speak. Raises RuleError for an illegal action."""
+        async with self.lock:
+            if self.stopped or not self.table.running:
+                raise RuleError("table.error.not_running")
+            await self._act_locked(seat, action, by)
+
+    async def _act_locked(self, seat: int, action: dict[str, Any], by: str) -> None:
+        table = self.table
+        events = self.engine.apply(table.game, seat, action)
+        step = table.step + 1
+        if by == "player":
+            table.seats[seat].timeouts = 0
+        self._arm_window()
+        try:
+            async with in_transaction():
+                await ActionLogEntry.create(table_id=table.number, step=step, seat=seat, action=action, by=by)
+                await GameTable.filter(id=table.number).update(deadline_at=self.deadline, deadline_step=step)
+        except Exception:
+            # The state moved but the log did not: rebuild from the log so the two agree again.
+            log.exception("table %d: could not log step %d; rebuilding", table.number, step)
+            await self._rebuild()
+            raise RuleError("table.error.storage")
+        table.step = step
+        await self._send_events(events)
+        if self.engine.outcome(table.game) is not None:
+            await self._finish()
+            return
+        self._after_step()
+
+    async def _rebuild(self) -> None:
+        entries = await ActionLogEntry.filter(table_id=self.table.number).order_by("step")
+        self.table.game = self.engine.new(len(self.table.seats), self.table.options, self.table.seed)
+        for entry in entries:
+            self.engine.apply(self.table.game, entry.seat, entry.action)
+        self.table.step = len(entries)
+
+    # -- deadlines ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _window_of(awaiting: list[Awaiting]) -> tuple[str, frozenset[int]] | None:
+        if not awaiting:
+            return None
+        names = {a.window for a in awaiting}
+        return (names.pop() if len(names) == 1 else "", frozenset(a.seat for a in awaiting))
+
+    def _seconds_for(self, awaiting: list[Awaiting]) -> float | None:
+        seconds = [a.seconds for a in awaiting if a.default is not None]
+        if not seconds:
+            return None
+        game_cfg = self.world.config.game(self.table.game_name)
+        configured = game_cfg.get(f"{awaiting[0].kind}_seconds") or game_cfg.get("bid_seconds")
+        option = self.table.options.get("timer")
+        value = option or configured or max(s or self.reaction_seconds for s in seconds)
+        return float(value)
+
+    def _arm_window(self, force: bool = False) -> None:
+        """Keep the deadline while the same wait goes on; set a new one for a new wait."""
+        awaiting = self.engine.awaiting(self.table.game)
+        window = self._window_of(awaiting)
+        if window is None:
+            self.deadline, self.window = None, None
+            return
+        same = (not force and self.window is not None and self.deadline is not None
+                and (window[0] == self.window[0] if window[0] or self.window[0]
+                     else window[1] <= self.window[1]))
+        if same:
+            self.window = (window[0], self.window[1] if not window[0] else window[1])
+            return
+        self.window = window
+        seconds = self._seconds_for(awaiting)
+        self.deadline = utcnow() + timedelta(seconds=seconds) if seconds else None
+
+    def _after_step(self) -> None:
+        """Start the clock for the current wait, and let bots (and autopilots) move."""
+        if self.stopped or not self.table.running:
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.deadline is not None:
+            delay = max(0.0, (self.deadline - utcnow()).total_seconds())
+            self.timer = asyncio.get_running_loop().create_task(self._timeout_after(delay))
+        self._schedule_bots()
+        self._send_awaiting()
+
+    def poke(self) -> None:
+        """Something changed outside the game (a seat left, a player came back): look again."""
+        if self.table.running and not self.stopped:
+            self._schedule_bots()
+            self._send_awaiting()
+
+    async def _timeout_after(self, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+            async with self.lock:
+                if self.stopped or not self.table.running:
+                    return
+                self.timer = None
+                await self._apply_defaults()
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("table %d: timeout handling failed", self.table.number)
+
+    async def _apply_defaults(self) -> None:
+        table = self.table
+        for wait in self.engine.awaiting(table.game):
+            if wait.default is None or not table.running:
+                continue
+            if wait not in self.engine.awaiting(table.game):
+                continue
+            seat = table.seats[wait.seat]
+            seat.timeouts += 1
+            await self._act_locked(wait.seat, wait.default, "timeout")
+            if (seat.account_id is not None and not seat.autopilot
+                    and seat.timeouts >= self.afk_timeouts):
+                seat.autopilot = True
+                await self.world.deliver_or_keep(seat.account_id, msg("table.autopilot_on"), "system",
+                                                 table.number)
+                self.world.broadcast(table.room, msg("table.autopilot_seat", name=seat.name),
+                                     exclude=[seat.account_id])
+                self._schedule_bots()
+
+    # -- bots -----------------------------------------------------------------------------------
+
+    def _schedule_bots(self) -> None:
+        table = self.table
+        for wait in self.engine.awaiting(table.game):
+            seat = table.seats[wait.seat]
+            if not seat.played_by_bot or wait.seat in self.bot_tasks:
+                continue
+            self.bot_tasks[wait.seat] = asyncio.get_running_loop().create_task(self._bot_move(wait.seat))
+
+    async def _bot_move(self, number: int) -> None:
+        try:
+            await asyncio.sleep(self.bot_delay)
+            async with self.lock:
+                self.bot_tasks.pop(number, None)
+                table = self.table
+                if self.stopped or not table.running or not table.seats[number].played_by_bot:
+                    return
+                legal = self.engine.legal(table.game, number)
+                if not legal:
+                    return
+                # Seeded by table, step and seat: bots are reproducible, and their choices are
+                # logged like anyone's, so a replay never needs to ask them again.
+                rng = random.Random(f"{table.seed}:{table.step}:{number}")
+                view = self.engine.view(table.game, number)
+                level = table.seats[number].bot_level or self.world.config.section("tables")["bot_level"]
+                action = self.engine.bot_action(view, legal, rng, level)
+                await self._act_locked(number, action, "bot" if table.seats[number].is_bot else "autopilot")
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("table %d: bot move failed", self.table.number)
+        finally:
+            self.bot_tasks.pop(number, None)
+
+    # -- speaking -------------------------------------------------------------------------------
+
+    def _recipients(self, event: Event) -> tuple[list[int], list[int]]:
+        """(seats that may see it, watchers that may see it)."""
+        table = self.table
+        seats = [s.number for s in table.seats if event.audience.includes(s.number)]
+        watchers = list(table.watchers) if event.audience.kind == "all" else []
+        return seats, watchers
+
+    def render_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        return present_params(self.table, params)
+
+    async def _send_events(self, events: list[Event]) -> None:
+        table = self.table
+        for event in events:
+            seats, watchers = self._recipients(event)
+            message = Msg(event.key, self.render_params(event.params))
+            online: list[int] = []
+            for number in seats:
+                account_id = table.seats[number].account_id
+                if account_id is None:
+                    continue
+                if self.world.is_online(account_id) and self.manager.at_table.get(account_id) == table.number:
+                    online.append(account_id)
+                elif event.is_whisper or not self.world.is_online(account_id):
+                    # Away: kept in the inbox and shown at the next login, in order.
+                    await InboxItem.create(account_id=account_id, kind="game", key=message.key,
+                                           params=message.params, table_id=table.number)
+            online.extend(w for w in watchers if self.world.is_online(w))
+            sessions = self.world.sessions_of(online)
+            self.world.send_to_sessions(sessions, message)
+            payload = {"table": table.number, "key": event.key, "params": event.params,
+                       "whisper": event.is_whisper}
+            for session in sessions:
+                session.gmcp("Korchma.Game.Event", payload)
+
+    def _send_awaiting(self) -> None:
+        """GMCP: each seated player's view and what the game waits for from them."""
+        table = self.table
+        awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
+        for seat in table.seats:
+            if seat.account_id is None or not self.world.is_online(seat.account_id):
+                continue
+            sessions = self.world.sessions_of([seat.account_id])
+            view = self.engine.view(table.game, seat.number)
+            wait = awaited.get(seat.number)
+            awaiting = {"table": table.number, "seat": seat.number,
+                        "kind": wait.kind if wait else None,
+                        "legal": self.engine.legal(table.game, seat.number) if wait else [],
+                        "deadline": self.deadline.isoformat() if (wait and self.deadline) else None}
+            for session in sessions:
+                session.gmcp("Korchma.Game.View", {"table": table.number, "seat": seat.number, "view": view})
+                session.gmcp("Korchma.Game.Awaiting", awaiting)
+
+    def view_for(self, account_id: int) -> dict[str, Any]:
+        number = self.table.seat_of(account_id)
+        return self.engine.view(self.table.game, SPECTATOR if number is None else number)
+
+    def show_view(self, account_id: int) -> None:
+        """Send the current view (hand, scores, what is pending and until when) to an account."""
+        if self.table.game is None:
+            return
+        number = self.table.seat_of(account_id)
+        view = self.view_for(account_id)
+        for message in present_view(self.table, view, number, self.deadline, self.engine.awaiting(self.table.game)):
+            self.world.deliver(account_id, message)
+
+    # -- the end ----------------------------------------------------------------------------------
+
+    async def _finish(self) -> None:
+        table = self.table
+        outcome = self.engine.outcome(table.game)
+        table.state_name = "finished"
+        if self.timer is not None:
+            self.timer.cancel()
+        for task in self.bot_tasks.values():
+            task.cancel()
+        self.bot_tasks.clear()
+        winners = [table.seats[s].name for s in outcome.winners]
+        record = {"winners": winners, "winner_seats": list(outcome.winners), "reason": outcome.reason,
+                  "params": outcome.params}
+        await GameTable.filter(id=table.number).update(state="finished", outcome=record,
+                                                       finished_at=utcnow(), deadline_at=None)
+        message = msg("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
+        self.world.broadcast(table.room, message)
+        for seat in table.seats:
+            if seat.account_id is not None and not self.world.is_online(seat.account_id):
+                await InboxItem.create(account_id=seat.account_id, kind="game", key=message.key,
+                                       params=message.params, table_id=table.number)
+        self.manager.announce_tables()
+
+    async def stop(self) -> None:
+        """Finish the action in hand (the lock), then stop timers and bots."""
+        async with self.lock:
+            self.stopped = True
+            if self.timer is not None:
+                self.timer.cancel()
+            for task in list(self.bot_tasks.values()):
+                task.cancel()

@@ -1,0 +1,362 @@
+"""Tables and seats: open, join, leave, watch, start, bots; rebuilt from the database at start-up."""
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from games import registry
+from games.base import GameEngine, RuleError
+from tortoise.transactions import in_transaction
+
+from .hub import HALL, table_room
+from .messages import msg
+from .models import Account, ActionLogEntry, GameTable, Seat
+
+if TYPE_CHECKING:
+    from .hub import World
+
+log = logging.getLogger("korchma.tables")
+
+
+class TableError(Exception):
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key, self.params = key, params
+
+
+@dataclass
+class SeatInfo:
+    number: int
+    name: str
+    account_id: int | None = None
+    bot_level: str | None = None
+    autopilot: bool = False  # a bot plays this human's seat until they come back
+    timeouts: int = 0  # consecutive timeouts
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.is_bot or self.autopilot
+
+
+@dataclass
+class Table:
+    number: int
+    game_name: str
+    engine: GameEngine
+    options: dict[str, Any]
+    host: str
+    seats_total: int
+    seed: int = 0
+    state_name: str = "open"  # open | running | finished | closed
+    seats: list[SeatInfo] = field(default_factory=list)
+    watchers: set[int] = field(default_factory=set)
+    game: Any = None  # the engine's state
+    step: int = 0  # how many actions are in the log
+    runner: Any = None
+
+    @property
+    def running(self) -> bool:
+        return self.state_name == "running"
+
+    @property
+    def room(self) -> str:
+        return table_room(self.number)
+
+    def seat_of(self, account_id: int) -> int | None:
+        for seat in self.seats:
+            if seat.account_id == account_id:
+                return seat.number
+        return None
+
+    def seat_names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def human_ids(self) -> list[int]:
+        return [s.account_id for s in self.seats if s.account_id is not None]
+
+    def everyone(self) -> set[int]:
+        return set(self.human_ids()) | self.watchers
+
+    def options_text(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+
+
+class TableManager:
+    def __init__(self, world: "World") -> None:
+        self.world = world
+        self.tables: dict[int, Table] = {}
+        self.at_table: dict[int, int] = {}  # account id -> table number (seated or watching)
+
+    @property
+    def config(self) -> Any:
+        return self.world.config
+
+    # -- queries --------------------------------------------------------------------------
+
+    def table_of(self, account_id: int) -> Table | None:
+        number = self.at_table.get(account_id)
+        return self.tables.get(number) if number is not None else None
+
+    def get(self, number: int) -> Table:
+        table = self.tables.get(number)
+        if table is None or table.state_name == "closed":
+            raise TableError("table.no_such", number=number)
+        return table
+
+    def listing(self) -> list[Table]:
+        return sorted((t for t in self.tables.values() if t.state_name in ("open", "running")),
+                      key=lambda t: t.number)
+
+    def gmcp_payload(self) -> dict[str, Any]:
+        return {"tables": [
+            {"number": t.number, "game": t.game_name, "options": t.options, "state": t.state_name,
+             "seats": [{"number": s.number, "name": s.name, "bot": s.is_bot} for s in t.seats],
+             "seats_total": t.seats_total, "host": t.host}
+            for t in self.listing()]}
+
+    def announce_tables(self) -> None:
+        payload = self.gmcp_payload()
+        for session in list(self.world.sessions):
+            if session.account is not None:
+                session.gmcp("Korchma.Table", payload)
+
+    # -- opening, joining, leaving ---------------------------------------------------------
+
+    async def open(self, account: Account, game_name: str, raw_options: dict[str, str]) -> Table:
+        engine = registry.get(game_name)
+        if engine is None:
+            raise TableError("table.no_such_game", game=game_name,
+                             games=", ".join(sorted(registry.all_games())))
+        if self.table_of(account.id) is not None:
+            raise TableError("table.already_at_table")
+        raw_options = dict(raw_options)
+        seats_opt = raw_options.pop("seats", None)
+        try:
+            options = engine.validate_options(raw_options)
+        except RuleError as err:
+            raise TableError(err.key, **err.params) from err
+        seats_total = engine.max_players
+        if seats_opt is not None:
+            if not str(seats_opt).isdigit() or not engine.min_players <= int(seats_opt) <= engine.max_players:
+                raise TableError("table.bad_seats", low=engine.min_players, high=engine.max_players)
+            seats_total = int(seats_opt)
+        row = await GameTable.create(game=engine.name, options=options, host=account.name,
+                                     seats_total=seats_total, state="open")
+        table = Table(number=row.id, game_name=engine.name, engine=engine, options=options,
+                      host=account.name, seats_total=seats_total)
+        self.tables[table.number] = table
+        await self._sit(table, account)
+        self.announce_tables()
+        return table
+
+    async def _sit(self, table: Table, account: Account) -> SeatInfo:
+        number = len(table.seats)
+        seat = SeatInfo(number=number, name=account.name, account_id=account.id)
+        await Seat.create(table_id=table.number, number=number, account_id=account.id, name=account.name)
+        table.seats.append(seat)
+        self._enter(table, account.id)
+        return seat
+
+    def _enter(self, table: Table, account_id: int) -> None:
+        self.at_table[account_id] = table.number
+        if self.world.is_online(account_id):
+            self.world.move(account_id, table.room)
+            self.world.gmcp_room(table.room)
+
+    def _exit(self, account_id: int) -> None:
+        self.at_table.pop(account_id, None)
+        if self.world.is_online(account_id):
+            self.world.move(account_id, HALL)
+            self.world.gmcp_room(HALL)
+
+    async def join(self, account: Account, number: int) -> Table:
+        table = self.get(number)
+        current = self.table_of(account.id)
+        if table.running and table.seat_of(account.id) is not None:
+            # Back to one's own seat in a running game: the bot hands it back.
+            if current is not None and current is not table:
+                raise TableError("table.already_at_table")
+            seat = table.seats[table.seat_of(account.id)]
+            seat.autopilot, seat.timeouts = False, 0
+            table.watchers.discard(account.id)
+            self._enter(table, account.id)
+            return table
+        if current is not None:
+            raise TableError("table.already_at_table")
+        if table.state_name != "open":
+            raise TableError("table.not_open", number=number)
+        if len(table.seats) >= table.seats_total:
+            raise TableError("table.full", number=number)
+        await self._sit(table, account)
+        self.world.broadcast(table.room, msg("table.joined", name=account.name, number=number),
+                             exclude=[account.id])
+        self.announce_tables()
+        return table
+
+    async def watch(self, account: Account, number: int) -> Table:
+        table = self.get(number)
+        if self.table_of(account.id) is not None:
+            raise TableError("table.already_at_table")
+        table.watchers.add(account.id)
+        self._enter(table, account.id)
+        self.world.broadcast(table.room, msg("table.watcher_joined", name=account.name),
+                             exclude=[account.id])
+        return table
+
+    async def leave(self, account: Account) -> Table:
+        table = self.table_of(account.id)
+        if table is None:
+            raise TableError("table.not_at_table")
+        number = table.seat_of(account.id)
+        if account.id in table.watchers:
+            table.watchers.discard(account.id)
+        elif table.running and number is not None:
+            # The seat stays the player's; a bot plays it until they `join` again.
+            table.seats[number].autopilot = True
+            self.world.broadcast(table.room, msg("table.left_game", name=account.name), exclude=[account.id])
+            self._exit(account.id)
+            if table.runner:
+                table.runner.poke()
+            return table
+        elif number is not None:
+            await self._unseat(table, number)
+        self._exit(account.id)
+        self.world.broadcast(table.room, msg("table.left", name=account.name))
+        if table.state_name == "open" and not table.human_ids():
+            await self._close(table)
+        self.announce_tables()
+        return table
+
+    async def _unseat(self, table: Table, number: int) -> None:
+        table.seats.pop(number)
+        async with in_transaction():
+            await Seat.filter(table_id=table.number, number=number).delete()
+            for seat in table.seats[number:]:
+                await Seat.filter(table_id=table.number, number=seat.number).update(number=seat.number - 1)
+                seat.number -= 1
+        if table.seats and table.host not in [s.name for s in table.seats if not s.is_bot]:
+            humans = [s for s in table.seats if not s.is_bot]
+            if humans:
+                table.host = humans[0].name
+                await GameTable.filter(id=table.number).update(host=table.host)
+
+    async def _close(self, table: Table) -> None:
+        table.state_name = "closed"
+        await GameTable.filter(id=table.number).update(state="closed")
+        for account_id in list(table.everyone()):
+            if self.at_table.get(account_id) == table.number:
+                self._exit(account_id)
+        self.tables.pop(table.number, None)
+
+    async def add_bots(self, account: Account, count: int, level: str) -> Table:
+        table = self.table_of(account.id)
+        if table is None or table.seat_of(account.id) is None:
+            raise TableError("table.not_seated")
+        if table.state_name != "open":
+            raise TableError("table.not_open", number=table.number)
+        if table.host != account.name:
+            raise TableError("table.host_only", host=table.host)
+        free = table.seats_total - len(table.seats)
+        if count <= 0 or free <= 0:
+            raise TableError("table.full", number=table.number)
+        added = []
+        for _ in range(min(count, free)):
+            number = len(table.seats)
+            name = self._bot_name(table, number)
+            await Seat.create(table_id=table.number, number=number, name=name, bot_level=level)
+            table.seats.append(SeatInfo(number=number, name=name, bot_level=level))
+            added.append(name)
+        self.world.broadcast(table.room, msg("table.bots_added", n=len(added), names=", ".join(added)))
+        self.announce_tables()
+        return table
+
+    @staticmethod
+    def _bot_name(table: Table, number: int) -> str:
+        taken = {s.name for s in table.seats}
+        for candidate in BOT_NAMES:
+            if candidate not in taken:
+                return candidate
+        return f"Bot{number + 1}"
+
+    async def start(self, account: Account) -> Table:
+        from .runner import TableRunner
+
+        table = self.table_of(account.id)
+        if table is None or table.seat_of(account.id) is None:
+            raise TableError("table.not_seated")
+        if table.state_name != "open":
+            raise TableError("table.not_open", number=table.number)
+        if table.host != account.name:
+            raise TableError("table.host_only", host=table.host)
+        if len(table.seats) < table.engine.min_players:
+            raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
+        table.seed = secrets.randbits(62)
+        table.runner = TableRunner(self, table)
+        await table.runner.begin()
+        self.announce_tables()
+        return table
+
+    # -- sessions coming and going ----------------------------------------------------------
+
+    async def on_login(self, account: Account, session: Any) -> None:
+        for table in self.tables.values():
+            number = table.seat_of(account.id)
+            if number is None or table.state_name not in ("open", "running"):
+                continue
+            seat = table.seats[number]
+            seat.autopilot, seat.timeouts = False, 0
+            self._enter(table, account.id)
+            session.send("table.back_in_seat", number=table.number, game=table.game_name)
+            if table.runner is not None:
+                table.runner.show_view(account.id)
+                table.runner.poke()
+            break
+        session.gmcp("Korchma.Table", self.gmcp_payload())
+
+    def on_logout(self, account: Account) -> None:
+        table = self.table_of(account.id)
+        if table is None:
+            return
+        if account.id in table.watchers:
+            table.watchers.discard(account.id)
+            self.at_table.pop(account.id, None)
+        # A seated player keeps the seat (and stays "at" the table) while away.
+
+    # -- start-up and shutdown --------------------------------------------------------------
+
+    async def restore(self) -> None:
+        """Rebuild every unfinished table; running ones replay their log from the seed."""
+        from .runner import TableRunner
+
+        for row in await GameTable.filter(state__in=["open", "running"]).order_by("id"):
+            engine = registry.get(row.game)
+            if engine is None:
+                log.error("table %d: unknown game %r, left as it is", row.id, row.game)
+                continue
+            table = Table(number=row.id, game_name=row.game, engine=engine, options=row.options,
+                          host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state)
+            for seat in await Seat.filter(table_id=row.id).order_by("number"):
+                table.seats.append(SeatInfo(number=seat.number, name=seat.name,
+                                            account_id=seat.account_id, bot_level=seat.bot_level))
+                if seat.account_id is not None:
+                    self.at_table[seat.account_id] = row.id
+            self.tables[row.id] = table
+            if row.state == "running":
+                entries = await ActionLogEntry.filter(table_id=row.id).order_by("step")
+                table.runner = TableRunner(self, table)
+                await table.runner.replay(entries, row.deadline_at, row.deadline_step)
+
+    async def stop(self) -> None:
+        for table in list(self.tables.values()):
+            if table.runner is not None:
+                await table.runner.stop()
+
+
+BOT_NAMES = ("Бот-Афанасий", "Бот-Глафира", "Бот-Евсей", "Бот-Марфа", "Бот-Прохор", "Бот-Устинья",
+             "Бот-Савелий", "Бот-Фёкла", "Бот-Игнат", "Бот-Пелагея", "Бот-Тихон", "Бот-Дуня")
