@@ -24,13 +24,13 @@ def check_muted(ctx: Ctx) -> None:
         raise CommandError("mod.you_are_muted", minutes=max(1, int((until - datetime.now(timezone.utc)).total_seconds() // 60) + 1))
 
 
-def _idle(seconds: float) -> str:
+def _idle(seconds: float):
     seconds = int(seconds)
     if seconds < 60:
-        return f"{seconds}s"
+        return msg("who.idle_s", n=seconds)
     if seconds < 3600:
-        return f"{seconds // 60}m"
-    return f"{seconds // 3600}h{(seconds % 3600) // 60:02d}m"
+        return msg("who.idle_m", n=seconds // 60)
+    return msg("who.idle_h", n=seconds // 3600, m=f"{(seconds % 3600) // 60:02d}")
 
 
 def where_text(ctx: Ctx, account_id: int):

@@ -74,6 +74,10 @@ def resolve(verb: str, commands: list[Command]) -> tuple[Command | None, list[st
     matches = {cmd.key: (v, cmd) for v, cmd in verbs.items() if v.startswith(folded)}
     if len(matches) == 1:
         return next(iter(matches.values()))[1], []
+    by_key = [cmd for cmd in {id(c): c for _, c in matches.values()}.values()
+              if cmd.key.casefold().startswith(folded)]
+    if len(by_key) == 1:  # "wh": who (a key) beats whisper (an alias of tell)
+        return by_key[0], []
     if matches:
         return None, sorted(v for v, _ in matches.values())[:6]
     close = difflib.get_close_matches(folded, list(verbs), n=4, cutoff=0.6)

@@ -31,7 +31,7 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 # on input (world.text.clean), so it can never contain one.
 MARK = "\x1e"
 STYLE_TAGS = {"b": "b", "y": "y", "g": "g", "r": "r", "c": "c", "m": "m", "d": "d", "/": "0"}
-_TAG_RE = re.compile(r"<(/|[bygrcmd])>")
+_TAG_RE = re.compile(r"<(/[bygrcmd]?|[bygrcmd])>")
 
 
 def _flatten(prefix: str, table: dict[str, Any], out: dict[str, Any]) -> None:
@@ -120,7 +120,7 @@ def _template(lang: str, key: str) -> tuple[Any, str]:
 
 
 def _mark_tags(text: str) -> str:
-    return _TAG_RE.sub(lambda m: MARK + STYLE_TAGS[m.group(1)], text)
+    return _TAG_RE.sub(lambda m: MARK + STYLE_TAGS[m.group(1)[0]], text)
 
 
 def t(lang: str, key: str, **params: Any) -> str:

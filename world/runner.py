@@ -68,7 +68,7 @@ class TableRunner:
                 state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
                 deadline_at=self.deadline, deadline_step=0)
             table.seats_total = len(table.seats)
-            self.world.broadcast(table.room, msg("table.started", number=table.number, game=table.game_name,
+            self.world.broadcast(table.room, msg("table.started", number=table.number, game=msg(f"game.{table.game_name}"),
                                                  names=", ".join(table.seat_names())))
             start_events = getattr(self.engine, "start_events", None)
             if start_events is not None:

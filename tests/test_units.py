@@ -1,0 +1,153 @@
+"""Small pure pieces: names and look-alikes, text cleaning, wrapping, the verb parser, durations."""
+from __future__ import annotations
+
+import pytest
+
+from commands.base import split_args
+from commands.parser import match_name, resolve, split_verb
+from server.render import layout, visible_width
+from world import accounts
+from world.i18n import t
+from world.text import clean
+
+
+@pytest.mark.parametrize("name", ["Вася", "Petya", "ab", "Ivan_2", "Мария-Луиза", "x" * 20])
+def test_good_names(name):
+    assert accounts.name_problem(name) is None
+
+
+@pytest.mark.parametrize("name,problem", [
+    ("a", "account.name_length"), ("x" * 21, "account.name_length"), ("2pac", "account.name_chars"),
+    ("bad name", "account.name_chars"), ("emoji😀", "account.name_chars"), ("Мастер", "account.name_reserved"),
+    ("MASTER", "account.name_reserved"),
+])
+def test_bad_names(name, problem):
+    assert accounts.name_problem(name) == problem
+
+
+def test_names_unique_without_case_and_lookalikes():
+    # Latin "a", "o", "c", "e", "p" against Cyrillic "а", "о", "с", "е", "р"
+    assert accounts.name_key("Anna") == accounts.name_key("аnna")
+    assert accounts.name_key("Oscar") == accounts.name_key("Оsсаr")
+    assert accounts.name_key("POPE") == accounts.name_key("рорe")
+    assert accounts.name_key("Вася") == accounts.name_key("вася")
+    assert accounts.name_key("Petya") != accounts.name_key("Petra")
+
+
+def test_passwords_are_argon2():
+    stored = accounts.hash_password("секрет")
+    assert stored.startswith("$argon2")
+    assert accounts.verify_password(stored, "секрет")
+    assert not accounts.verify_password(stored, "секреТ")
+    assert not accounts.verify_password(None, "x")
+
+
+def test_login_throttle_grows():
+    th = accounts.LoginThrottle(attempts=5, backoff=5, backoff_max=300)
+    for _ in range(4):
+        th.failed("Vasya", "1.2.3.4", clock=100.0)
+    assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 0
+    th.failed("Vasya", "1.2.3.4", clock=100.0)
+    assert th.wait_left("Vasya", "9.9.9.9", clock=100.0) == 5  # by name, from anywhere
+    assert th.wait_left("Other", "1.2.3.4", clock=100.0) == 5  # by address, any name
+    th.failed("Vasya", "1.2.3.4", clock=100.0)
+    assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 10
+    for _ in range(20):
+        th.failed("Vasya", "1.2.3.4", clock=100.0)
+    assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 300
+    th.succeeded("Vasya", "1.2.3.4")
+    assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 0
+
+
+def test_durations():
+    assert accounts.parse_duration("30m").total_seconds() == 1800
+    assert accounts.parse_duration("2ч").total_seconds() == 7200
+    assert accounts.parse_duration("7d").days == 7
+    assert accounts.parse_duration("45").total_seconds() == 45 * 60
+    assert accounts.parse_duration("soon") is None
+
+
+def test_public_key_parsing():
+    import asyncssh
+
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="me@home")
+    line = key.export_public_key().decode().strip()
+    algorithm, blob, comment, fingerprint = accounts.parse_public_key(line)
+    assert algorithm == "ssh-ed25519" and comment == "me@home"
+    assert fingerprint.startswith("SHA256:")
+    assert accounts.parse_public_key("ssh-rsa AAAAB3NzaC1lZDI1NTE5AAAAIA== x") is None  # wrong type inside
+    assert accounts.parse_public_key("not a key") is None
+
+
+@pytest.mark.parametrize("raw,expected", [
+    ("plain текст", "plain текст"),
+    ("\x1b[31mred\x1b[0m", "red"),
+    ("a\x1b]0;title\x07b", "ab"),
+    ("\x9b2Jx", "x"),
+    ("bell\x07 null\x00 del\x7f", "bell null del"),
+    ("rtl\u202eevil\u202c", "rtlevil"),
+    ("iso\u2066late\u2069", "isolate"),
+    ("c1\x85\x8d", "c1"),
+    ("tab\there", "tab here"),
+])
+def test_clean_removes_controls_and_escapes(raw, expected):
+    assert clean(raw) == expected
+
+
+def test_wrap_respects_width_and_markers():
+    text = t("en", "rules.bids")
+    for width in (30, 50, 80):
+        for line in layout(text, width, color=True, newline="\n").split("\n"):
+            plain = line.replace("\x1b[1m", "").replace("\x1b[0m", "")
+            assert visible_width(plain) <= width
+    colored = layout(t("en", "login.welcome", name="Вася"), 80, color=True)
+    assert "\x1b[32m" in colored and "\x1b[0m" in colored
+    plain = layout(t("en", "login.welcome", name="Вася"), 80, color=False)
+    assert "\x1b" not in plain and "\x1e" not in plain
+
+
+def test_player_text_cannot_become_markup():
+    out = layout(t("en", "say.other", name="X", text="<r>red</> \x1eb"), 80, color=True)
+    assert "\x1b[31m" not in out  # the tag typed by a player stays text
+    assert "<r>red</>" in out
+
+
+def test_plurals_ru():
+    forms = [t("ru", "mod.muted_you", minutes=n) for n in (1, 2, 5, 11, 21, 22, 25)]
+    assert ["минуту" in forms[0], "минуты" in forms[1], "минут." in forms[2], "минут." in forms[3],
+            "минуту" in forms[4], "минуты" in forms[5], "минут." in forms[6]] == [True] * 7
+    assert t("ru", "bids.final_score", seat="A", score=1).endswith("1 очко")
+    assert t("ru", "bids.final_score", seat="A", score=3).endswith("3 очка")
+    assert t("ru", "bids.final_score", seat="A", score=7).endswith("7 очков")
+    assert t("en", "bids.final_score", seat="A", score=1).endswith("1 point")
+    assert t("en", "bids.final_score", seat="A", score=2).endswith("2 points")
+
+
+def test_split_verb_and_args():
+    assert split_verb("'привет") == ("say", "привет")
+    assert split_verb(":smiles") == ("emote", "smiles")
+    assert split_verb("tell Вася hi there") == ("tell", "Вася hi there")
+    assert split_args('open bids "rounds=3" «два слова»') == ["open", "bids", "rounds=3", "два слова"]
+
+
+def test_resolve_prefix_and_suggestions():
+    import commands.load_all  # noqa: F401
+    from commands.base import REGISTRY
+
+    hall = [c for c in REGISTRY if c.game is None and c.role == "player"]
+    cmd, _ = resolve("wh", hall)
+    assert cmd is not None and cmd.key == "who"
+    cmd, _ = resolve("КТО", hall)
+    assert cmd is not None and cmd.key == "who"
+    cmd, suggestions = resolve("helo", hall)
+    assert cmd is None and "help" in suggestions
+    cmd, suggestions = resolve("s", hall)  # say, start...: ambiguous
+    assert cmd is None and len(suggestions) > 1
+
+
+def test_match_name():
+    names = ["Вася", "Василиса", "Petya"]
+    assert match_name("пет", names) == (None, [])
+    assert match_name("pet", names) == ("Petya", [])
+    assert match_name("вас", names) == (None, ["Вася", "Василиса"])
+    assert match_name("ВАСЯ", names) == ("Вася", [])
