@@ -178,7 +178,7 @@ class TableRunner:
             self.timer = None
         if self.deadline is not None:
             delay = max(0.0, (self.deadline - utcnow()).total_seconds())
-            self.timer = asyncio.get_running_loop().create_task(self._timeout_after(delay))
+            self.timer = asyncio.get_running_loop().create_task(self._timeout_after(delay, self.deadline))
         self._schedule_bots()
         self._send_awaiting()
 
@@ -188,11 +188,12 @@ class TableRunner:
             self._schedule_bots()
             self._send_awaiting()
 
-    async def _timeout_after(self, delay: float) -> None:
+    async def _timeout_after(self, delay: float, deadline: datetime) -> None:
         try:
             await asyncio.sleep(delay)
             async with self.lock:
-                if self.stopped or not self.table.running:
+                # Only the clock of the current wait may close it: a new wait has its own.
+                if self.stopped or not self.table.running or self.deadline != deadline:
                     return
                 self.timer = None
                 await self._apply_defaults()
@@ -234,7 +235,8 @@ class TableRunner:
         try:
             await asyncio.sleep(self.bot_delay)
             async with self.lock:
-                self.bot_tasks.pop(number, None)
+                if self.bot_tasks.get(number) is asyncio.current_task():
+                    self.bot_tasks.pop(number, None)
                 table = self.table
                 if self.stopped or not table.running or not table.seats[number].played_by_bot:
                     return
@@ -253,7 +255,8 @@ class TableRunner:
         except Exception:
             log.exception("table %d: bot move failed", self.table.number)
         finally:
-            self.bot_tasks.pop(number, None)
+            if self.bot_tasks.get(number) is asyncio.current_task():
+                self.bot_tasks.pop(number, None)
 
     # -- speaking -------------------------------------------------------------------------------
 
