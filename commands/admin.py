@@ -64,15 +64,19 @@ async def ban(ctx: Ctx) -> None:
         await Ban.create(address=who, until=until, by=ctx.account.name)
         for session in [s for s in ctx.world.sessions if s.address == who]:
             await session.close(msg("login.banned"))
-        ctx.reply("mod.banned_address", address=who, until=msg("mod.forever") if until is None
-                  else until.strftime("%Y-%m-%d %H:%M UTC"))
+        if until is None:
+            ctx.reply("mod.banned_address_forever", address=who)
+        else:
+            ctx.reply("mod.banned_address", address=who, until=until.strftime("%Y-%m-%d %H:%M UTC"))
         return
     target = await find_account(ctx, who)
     _protect(ctx, target)
     await Ban.create(name_key=target.name_key, until=until, by=ctx.account.name)
     await _drop(ctx, target.id, msg("login.banned"))
-    ctx.reply("mod.banned", name=target.name, until=msg("mod.forever") if until is None
-              else until.strftime("%Y-%m-%d %H:%M UTC"))
+    if until is None:
+        ctx.reply("mod.banned_forever", name=target.name)
+    else:
+        ctx.reply("mod.banned", name=target.name, until=until.strftime("%Y-%m-%d %H:%M UTC"))
 
 
 @command("unban", "разбанить", "розбанити", role="moderator")

@@ -13,7 +13,8 @@ from .base import EVERYWHERE, CommandError, Ctx, command
 from .parser import available, match_name, resolve
 
 ENCODING_NAMES = {"utf-8": "utf-8", "utf8": "utf-8", "cp1251": "cp1251", "windows-1251": "cp1251",
-                  "1251": "cp1251", "koi8-r": "koi8-r", "koi8r": "koi8-r", "koi8": "koi8-r"}
+                  "1251": "cp1251", "koi8-r": "koi8-r", "koi8r": "koi8-r", "koi8": "koi8-r",
+                  "koi8-u": "koi8-u", "koi8u": "koi8-u"}
 ON = {"on", "вкл", "да", "yes", "1", "увімк", "так"}
 OFF = {"off", "выкл", "нет", "no", "0", "вимк", "ні"}
 

@@ -27,7 +27,7 @@ log = logging.getLogger("korchma.session")
 
 ENCODINGS = {"1": "utf-8", "2": "cp1251", "3": "koi8-r", "utf-8": "utf-8", "utf8": "utf-8",
              "cp1251": "cp1251", "windows-1251": "cp1251", "koi8-r": "koi8-r", "koi8r": "koi8-r",
-             "koi8": "koi8-r", "": "utf-8"}
+             "koi8": "koi8-r", "4": "koi8-u", "koi8-u": "koi8-u", "koi8u": "koi8-u", "": "utf-8"}
 
 
 class FloodGuard:
@@ -170,7 +170,7 @@ class Session:
     def ask_encoding(self) -> None:
         self.login_state = "encoding"
         # Plain ASCII on purpose: it must read right before we know the encoding.
-        self.write("Encoding / Kodirovka:  1) UTF-8   2) CP1251 (Windows)   3) KOI8-R  [1]: ")
+        self.write("Encoding / Kodirovka:  1) UTF-8   2) CP1251 (Windows)   3) KOI8-R   4) KOI8-U  [1]: ")
 
     async def login_step(self, line: str) -> None:
         state = self.login_state

@@ -144,13 +144,13 @@ async def active_ban(name: str | None, address: str | None) -> Ban | None:
 
 
 def parse_duration(text: str) -> timedelta | None:
-    """'30m', '2h', '7d', '45s', '1w' (Russian letters too: м, ч, д, с, н)."""
-    m = re.fullmatch(r"(\d+)\s*([smhdwсмчдн]?)", text.strip().lower())
+    """'30m', '2h', '7d', '45s', '1w' (Russian and Ukrainian letters too: м, ч/г, д, с, н/тиж)."""
+    m = re.fullmatch(r"(\d+)\s*([smhdwсмчдн]|г|год|тиж)?", text.strip().lower())
     if not m:
         return None
     n, unit = int(m.group(1)), m.group(2) or "m"
-    seconds = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600, "d": 86400, "д": 86400,
-               "w": 604800, "н": 604800}[unit]
+    seconds = {"s": 1, "с": 1, "m": 60, "м": 60, "h": 3600, "ч": 3600, "г": 3600, "год": 3600,
+               "d": 86400, "д": 86400, "w": 604800, "н": 604800, "тиж": 604800}[unit]
     return timedelta(seconds=n * seconds)
 
 
