@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -39,6 +40,11 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         assert self.proc.stdout is not None
         while time.monotonic() < deadline:
+            ready, _, _ = select.select([self.proc.stdout], [], [], 0.5)
+            if not ready:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited early:\n{self.log_path.read_text()}")
+                continue
             line = self.proc.stdout.readline()
             if not line:
                 if self.proc.poll() is not None:
@@ -48,6 +54,7 @@ class ServerProcess:
             if m:
                 self.telnet_port, self.ssh_port = int(m.group(1)), int(m.group(2))
                 return self
+        self.proc.kill()
         raise RuntimeError(f"server did not start:\n{self.log_path.read_text()}")
 
     def kill9(self) -> None:

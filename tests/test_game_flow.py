@@ -1,0 +1,120 @@
+"""The whole path: accounts, the hall, a table, and a demo game with hidden hands to the end."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from tests.telnet_client import TelnetClient
+
+HAND_RU = re.compile(r"ваши карты — ([\d, ]+)\.")
+HAND_EN = re.compile(r"your hand is ([\d, ]+)\.")
+
+
+async def telnet(server, name, password="secret1", **kw) -> TelnetClient:
+    client = TelnetClient(**kw)
+    await client.connect("127.0.0.1", server.telnet_port)
+    await client.login(name, password)
+    await client.settle(0.2)
+    return client
+
+
+def cards(text: str) -> list[int]:
+    return [int(x) for x in text.replace(" ", "").split(",") if x]
+
+
+async def test_tell_reaches_offline_player_later(server):
+    anna = await telnet(server, "Анна")
+    boris = await telnet(server, "Boris")
+    boris.send_line("quit")
+    await boris.expect("Счастливого пути")
+    await boris.close()
+    anna.send_line("tell Boris загляни к нам вечером")
+    await anna.expect("сообщение ждёт")
+    boris = TelnetClient()
+    await boris.connect("127.0.0.1", server.telnet_port)
+    await boris.login("Boris", "secret1", create=False)
+    await boris.expect("загляни к нам вечером")
+    boris.send_line("inbox")
+    await boris.expect("загляни к нам вечером")
+    await anna.close()
+    await boris.close()
+
+
+async def test_unknown_command_suggests(server):
+    anna = await telnet(server, "Анна")
+    anna.send_line("hlep")
+    await anna.expect("Может быть, вы имели в виду: help")
+    anna.send_line("кто")
+    await anna.expect("В корчме 1 человек")
+    anna.send_line("claim duke")
+    await anna.expect("игровая команда")
+    await anna.close()
+
+
+async def play_to_end(players: dict[str, TelnetClient], hands: dict[str, list[int]], rounds: int,
+                      watchers: list[TelnetClient]) -> None:
+    for number in range(1, rounds + 1):
+        for name, client in players.items():
+            await client.expect(re.compile(rf"(Раунд|Round) {number} "), timeout=10)
+        for name, client in players.items():
+            card = hands[name].pop(0)
+            client.send_line(f"bid {card}")
+            await client.expect(re.compile(rf"(ставка {card} принята|bid of {card} is sealed)"))
+
+
+async def test_demo_game_between_people_and_a_bot(server):
+    anna = await telnet(server, "Анна", ttype="xterm-256color")
+    boris = await telnet(server, "Boris")
+    guest = await telnet(server, "Гость")
+    boris.send_line("lang en")
+    await boris.expect("Language: English")
+
+    anna.send_line("открыть торги rounds=3 seats=3")
+    await anna.expect("Вы открываете стол")
+    number = int(re.search(r"стол (\d+)", anna.text).group(1))
+    await boris.expect(f"join {number}")
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    guest.send_line(f"watch {number}")
+    await guest.expect("Вы смотрите")
+    boris.send_line("start")
+    await boris.expect("Only the host")
+    anna.send_line("боты 1 лёгкий")
+    await anna.expect("За стол садятся 1 бот")
+    anna.send_line("'удачи всем")  # table-only chat
+    await boris.expect("удачи всем")
+    await guest.expect("удачи всем")
+    for c in (anna, boris, guest):
+        c.mark_here()
+    anna.send_line("начать")
+    hand_a = cards(HAND_RU.search(await anna.expect(HAND_RU, 10)).group(1))
+    hand_b = cards(HAND_EN.search(await boris.expect(HAND_EN, 10)).group(1))
+    assert len(hand_a) == len(hand_b) == 3
+    await play_to_end({"Анна": anna, "Boris": boris}, {"Анна": list(hand_a), "Boris": list(hand_b)}, 3, [guest])
+    await anna.expect(re.compile(r"Игра за столом \d+ окончена"), timeout=15)
+    await boris.expect(re.compile(r"Game over at table \d+"), timeout=15)
+    await guest.expect(re.compile(r"Игра за столом \d+ окончена"), timeout=15)
+    # Secrets: nobody heard another's hand or sealed bid; the watcher heard no whisper at all.
+    assert "your hand is" not in anna.text and "is sealed" not in anna.text
+    assert len(HAND_RU.findall(anna.text)) == 1
+    assert "ваши карты" not in boris.text and "принята" not in boris.text
+    assert "ваши карты" not in guest.text and "Мастер шепчет" not in guest.text
+    for c in (anna, boris, guest):
+        await c.close()
+
+
+async def test_timeout_default_and_autopilot(server_factory):
+    srv = server_factory("[games.bids]\nbid_seconds = 1\n[tables]\nafk_timeouts = 2\nbot_delay = 0.05")
+    anna = await telnet(srv, "Анна")
+    anna.send_line("open bids rounds=4")
+    anna.send_line("bots 1")
+    await anna.expect("садятся")
+    anna.mark_here()
+    anna.send_line("start")
+    # Anna never bids: her lowest card is bid for her at each deadline, then a bot takes over.
+    await anna.expect("ставка", timeout=10)
+    await anna.expect("пока вы снова не сделаете ход, за вас играет бот", timeout=15)
+    await anna.expect(re.compile(r"Игра за столом \d+ окончена"), timeout=20)
+    await anna.close()
