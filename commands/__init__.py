@@ -16,7 +16,7 @@ async def dispatch(session: Any, line: str) -> None:
     cmd, suggestions = resolve(verb, commands)
     if cmd is None:
         if verb.casefold() in RESERVED_GAME_VERBS:
-            session.send("cmd.game_only", verb=verb)
+            await _reserved_verb(session, verb, rest)
         elif suggestions:
             session.send("cmd.unknown_suggest", verb=verb, suggestions=", ".join(suggestions))
         else:
@@ -28,3 +28,28 @@ async def dispatch(session: Any, line: str) -> None:
         await cmd.handler(ctx)
     except CommandError as err:
         session.send_msg(err.message)
+
+
+async def _reserved_verb(session: Any, verb: str, rest: str) -> None:
+    """claim, challenge, block, vote, night...: the table's engine decides what they mean."""
+    from .base import Command
+    from .parser import RESERVED_CANONICAL
+    from .table import game_action
+
+    tables = session.world.tables
+    table = tables.table_of(session.account.id) if tables else None
+    if table is None or not table.running or table.seat_of(session.account.id) is None:
+        session.send("cmd.game_only", verb=verb)
+        return
+    args = split_args(rest)
+    ctx = Ctx(session=session, world=session.world, account=session.account, verb=verb, rest=rest,
+              args=args, command=Command(verb, (), _noop))
+    action = {"type": RESERVED_CANONICAL.get(verb.casefold(), verb.casefold()), "args": args}
+    try:
+        await game_action(ctx, action)
+    except CommandError as err:
+        session.send_msg(err.message)
+
+
+async def _noop(ctx: Ctx) -> None:
+    return None

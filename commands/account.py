@@ -1,1 +1,102 @@
-"""Account commands (keys, password): written by the SSH work."""
+"""Account commands: SSH keys (keys add/list/remove) and the password."""
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+from world import accounts
+from world.models import SshKey
+
+from .base import CommandError, Ctx, command
+
+ADD = frozenset({"add", "добавить", "додати", "+"})
+LIST = frozenset({"list", "список", "ls"})
+REMOVE = frozenset({"remove", "delete", "del", "rm", "удалить", "видалити", "-"})
+MAX_KEYS = 20
+
+_argon2: ThreadPoolExecutor | None = None
+
+
+async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run a password hash or check away from the event loop, one at a time: each takes about
+    100 ms and 64 MiB (argon2), so the loop stays responsive and memory stays bounded."""
+    global _argon2
+    if _argon2 is None:
+        _argon2 = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
+    return await asyncio.get_running_loop().run_in_executor(_argon2, fn, *args)
+
+
+@command("keys", "key", "ключи", "ключ", "ключі")
+async def keys(ctx: Ctx) -> None:
+    sub = ctx.args[0].casefold() if ctx.args else "list"
+    rest = ctx.rest.split(None, 1)[1] if len(ctx.args) > 1 else ""
+    if sub in LIST:
+        await _list(ctx)
+    elif sub in ADD:
+        await _add(ctx, rest)
+    elif sub in REMOVE:
+        await _remove(ctx, rest.strip())
+    else:
+        raise CommandError("keys.usage")
+
+
+async def _list(ctx: Ctx) -> None:
+    rows = await accounts.account_keys(ctx.account)
+    if not rows:
+        ctx.reply("keys.none")
+        return
+    ctx.reply("keys.header", n=len(rows))
+    for number, key in enumerate(rows, 1):
+        ctx.reply("keys.line", number=number, algorithm=key.algorithm, fingerprint=key.fingerprint,
+                  comment=key.comment or "")
+
+
+async def _add(ctx: Ctx, text: str) -> None:
+    if "PRIVATE KEY" in text.upper():
+        raise CommandError("keys.private")
+    parsed = accounts.parse_public_key(text)
+    if parsed is None:
+        raise CommandError("keys.bad_key")
+    algorithm, blob, comment, fingerprint = parsed
+    rows = await accounts.account_keys(ctx.account)
+    if any(row.fingerprint == fingerprint for row in rows):
+        raise CommandError("keys.exists", fingerprint=fingerprint)
+    if len(rows) >= MAX_KEYS:
+        raise CommandError("keys.too_many", limit=MAX_KEYS)
+    await SshKey.create(account=ctx.account, algorithm=algorithm, key_data=blob, comment=comment,
+                        fingerprint=fingerprint)
+    ctx.reply("keys.added", fingerprint=fingerprint)
+
+
+async def _remove(ctx: Ctx, arg: str) -> None:
+    if not arg.isdigit():
+        raise CommandError("keys.remove_usage")
+    rows = await accounts.account_keys(ctx.account)
+    number = int(arg)
+    if not 1 <= number <= len(rows):
+        raise CommandError("keys.no_such", number=number)
+    key = rows[number - 1]
+    await key.delete()
+    ctx.reply("keys.removed", number=number, fingerprint=key.fingerprint)
+
+
+@command("password", "пароль", "passwd")
+async def password(ctx: Ctx) -> None:
+    if len(ctx.args) != 2:
+        raise CommandError("password.usage")
+    old, new = ctx.args
+    session, account = ctx.session, ctx.account
+    throttle = session.app.throttle
+    wait = throttle.wait_left(account.name, session.address)
+    if wait > 0:
+        raise CommandError("login.wait", seconds=int(wait) + 1)
+    if not await off_loop(accounts.verify_password, account.password_hash, old):
+        throttle.failed(account.name, session.address)
+        raise CommandError("password.wrong")
+    problem = accounts.password_problem(new)
+    if problem:
+        raise CommandError(problem)
+    account.password_hash = await off_loop(accounts.hash_password, new)
+    await account.save(update_fields=["password_hash"])
+    ctx.reply("password.changed")

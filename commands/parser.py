@@ -10,9 +10,18 @@ from .base import GAME, HALL, REGISTRY, TABLE, Command
 SHORTCUTS = {"'": "say", ":": "emote", ";": "emote", '"': "say"}
 
 # Verbs the design card reserves for games: routed to the table's engine when a game runs.
-RESERVED_GAME_VERBS = ("claim", "challenge", "block", "allow", "vote", "night", "day", "lose",
-                       "keep", "заявить", "вызов", "сомневаюсь", "блок", "пропустить", "голос",
-                       "ночь", "день", "сбросить", "оставить")
+RESERVED_CANONICAL = {
+    "claim": "claim", "заявить": "claim", "заявити": "claim",
+    "challenge": "challenge", "вызов": "challenge", "сомневаюсь": "challenge", "виклик": "challenge",
+    "block": "block", "блок": "block", "блокувати": "block",
+    "allow": "allow", "пропустить": "allow", "пропустити": "allow",
+    "vote": "vote", "голос": "vote",
+    "night": "night", "ночь": "night", "ніч": "night",
+    "day": "day", "день": "day",
+    "lose": "lose", "сбросить": "lose", "скинути": "lose",
+    "keep": "keep", "оставить": "keep", "залишити": "keep",
+}
+RESERVED_GAME_VERBS = tuple(RESERVED_CANONICAL)
 
 
 def context_of(session: Any) -> set[str]:

@@ -169,8 +169,8 @@ class Session:
 
     def ask_encoding(self) -> None:
         self.login_state = "encoding"
-        # Plain ASCII on purpose: it must read right before we know the encoding.
-        self.write("Encoding / Kodirovka:  1) UTF-8   2) CP1251 (Windows)   3) KOI8-R   4) KOI8-U  [1]: ")
+        # The catalog keeps this line in plain ASCII: it must read right before we know the encoding.
+        self.write(self.text("login.encoding_menu"))
 
     async def login_step(self, line: str) -> None:
         state = self.login_state

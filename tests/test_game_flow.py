@@ -118,3 +118,46 @@ async def test_timeout_default_and_autopilot(server_factory):
     await anna.expect("пока вы снова не сделаете ход, за вас играет бот", timeout=15)
     await anna.expect(re.compile(r"Игра за столом \d+ окончена"), timeout=20)
     await anna.close()
+
+
+async def test_reserved_game_verbs_go_to_the_engine(server):
+    anna = await telnet(server, "Анна")
+    anna.send_line("vote Boris")
+    await anna.expect("игровая команда")
+    anna.send_line("open bids")
+    anna.send_line("bots 1")
+    await anna.expect("садятся")
+    anna.send_line("start")
+    await anna.expect("ваши карты")
+    anna.send_line("claim duke")  # not a move of Sealed Bids: the engine says so
+    await anna.expect("Такого хода в этой игре нет")
+    await anna.close()
+
+
+async def test_missed_whispers_wait_for_return(server_factory):
+    srv = server_factory("[games.bids]\nbid_seconds = 30\n[tables]\nbot_delay = 0.05")
+    anna = await telnet(srv, "Анна")
+    boris = await telnet(srv, "Борис")
+    anna.send_line("open bids rounds=3")
+    number = int(re.search(r"стол (\d+)", await anna.expect(re.compile(r"открываете стол \d+"))).group(1))
+    boris.send_line(f"join {number}")
+    await boris.expect("Вы садитесь")
+    anna.send_line("start")
+    hand = cards(HAND_RU.search(await boris.expect(HAND_RU, 10)).group(1))
+    boris.send_line("quit")
+    await boris.close()
+    hand_a = cards(HAND_RU.search(await anna.expect(HAND_RU, 10)).group(1))
+    anna.send_line(f"bid {hand_a[0]}")
+    await anna.expect("принята")
+    boris = TelnetClient()
+    await boris.connect("127.0.0.1", srv.telnet_port)
+    await boris.login("Борис", "secret1", create=False)
+    await boris.expect("Пока вас не было")
+    await boris.expect("Анна делает тайную ставку")
+    await boris.expect(f"Вы снова за столом {number}")
+    await boris.expect(f"Ваши карты: {', '.join(map(str, hand))}")
+    boris.send_line(f"bid {hand[0]}")
+    await boris.expect("принята")
+    await anna.expect("Раунд 2 из 3")
+    for c in (anna, boris):
+        await c.close()
