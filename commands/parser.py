@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 from typing import Any, Iterable
 
 from .base import GAME, HALL, REGISTRY, TABLE, Command
@@ -45,6 +46,12 @@ def available(session: Any) -> list[Command]:
     if GAME in contexts:
         table = session.world.tables.table_of(session.account.id)
         game = table.game_name if table else None
+    return _available(frozenset(contexts), role, game, len(REGISTRY))
+
+
+@lru_cache(maxsize=256)
+def _available(contexts: frozenset[str], role: str, game: str | None, _registry_size: int) -> list[Command]:
+    """The command set of one (context, role, game): computed once, it is on every line's path."""
     out = []
     for cmd in REGISTRY:
         if not cmd.allowed(role):
@@ -59,6 +66,17 @@ def available(session: Any) -> list[Command]:
 
 
 def all_verbs(commands: Iterable[Command]) -> dict[str, Command]:
+    key = tuple(id(c) for c in commands)
+    cached = _VERBS.get(key)
+    if cached is None:
+        cached = _VERBS[key] = _all_verbs(commands)
+    return cached
+
+
+_VERBS: dict[tuple[int, ...], dict[str, Command]] = {}
+
+
+def _all_verbs(commands: Iterable[Command]) -> dict[str, Command]:
     table: dict[str, Command] = {}
     for cmd in commands:
         for verb in cmd.verbs:
