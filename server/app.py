@@ -69,7 +69,7 @@ class App:
                                  exclude=[account.id])
         assert self.world.tables is not None
         await self.world.tables.on_login(account, session)
-        self.world.gmcp_room(self.world.where(account.id))
+        session.gmcp("Korchma.Room", self.world.room_payload(self.world.where(account.id)))
 
     async def show_missed(self, session: Any, account: Account) -> None:
         """Tells and whispers kept while the player was away, in order."""

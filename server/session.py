@@ -256,7 +256,7 @@ class Session:
             self.send("login.ask_name")
             return
         account = await accounts.find(name)
-        if account is None or not accounts.verify_password(account.password_hash, line):
+        if account is None or not await accounts.check_password(account.password_hash, line):
             self.app.throttle.failed(name, self.address)
             self.login_state = "name"
             self.send("login.bad_password")

@@ -1,12 +1,15 @@
 """Accounts: names, passwords (argon2), login throttling, bans, SSH keys."""
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from typing import Any, Callable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -61,14 +64,31 @@ def verify_password(stored: str | None, password: str) -> bool:
         return False
 
 
+_argon2_pool: ThreadPoolExecutor | None = None
+
+
+async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    """Run an argon2 hash or check on one worker thread: each takes ~100 ms and 64 MiB, so the
+    event loop stays responsive for everyone else and memory stays bounded."""
+    global _argon2_pool
+    if _argon2_pool is None:
+        _argon2_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
+    return await asyncio.get_running_loop().run_in_executor(_argon2_pool, fn, *args)
+
+
+async def check_password(stored: str | None, password: str) -> bool:
+    return await off_loop(verify_password, stored, password)
+
+
 async def find(name: str) -> Account | None:
     return await Account.get_or_none(name_key=name_key(name))
 
 
 async def create(name: str, password: str, lang: str, admins: list[str]) -> Account:
     role = "admin" if name_key(name) in {name_key(a) for a in admins} else "player"
+    password_hash = await off_loop(hash_password, password)
     return await Account.create(name=name, name_key=name_key(name), lang=lang,
-                                password_hash=hash_password(password), role=role)
+                                password_hash=password_hash, role=role)
 
 
 def password_problem(password: str) -> str | None:

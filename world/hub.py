@@ -105,11 +105,15 @@ class World:
     # places -----------------------------------------------------------------------------
 
     def move(self, account_id: int, room: str) -> None:
+        """Put an account in a room; GMCP clients in the old and the new room learn who is there."""
         old = self.location.get(account_id)
         if old:
             self.rooms[old].discard(account_id)
         self.location[account_id] = room
         self.rooms[room].add(account_id)
+        if old and old != room:
+            self.gmcp_room(old)
+        self.gmcp_room(room)
 
     def where(self, account_id: int) -> str:
         return self.location.get(account_id, HALL)
@@ -164,8 +168,14 @@ class World:
         for session in self.sessions_of(account_ids):
             session.gmcp(package, data)
 
+    def room_payload(self, room: str) -> dict[str, Any]:
+        return {"room": room, "players": [a.name for a in self.in_room(room)]}
+
     def gmcp_room(self, room: str) -> None:
         """Tell GMCP clients in a room who is there (Korchma.Room)."""
-        names = [a.name for a in self.in_room(room)]
-        for session in self.sessions_of(self.rooms.get(room, ())):
-            session.gmcp("Korchma.Room", {"room": room, "players": names})
+        sessions = self.sessions_of(self.rooms.get(room, ()))
+        if not sessions:
+            return
+        payload = self.room_payload(room)
+        for session in sessions:
+            session.gmcp("Korchma.Room", payload)

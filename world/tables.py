@@ -167,13 +167,11 @@ class TableManager:
         self.at_table[account_id] = table.number
         if self.world.is_online(account_id):
             self.world.move(account_id, table.room)
-            self.world.gmcp_room(table.room)
 
     def _exit(self, account_id: int) -> None:
         self.at_table.pop(account_id, None)
         if self.world.is_online(account_id):
             self.world.move(account_id, HALL)
-            self.world.gmcp_room(HALL)
 
     async def join(self, account: Account, number: int) -> Table:
         table = self.get(number)
