@@ -188,14 +188,30 @@ async def color(ctx: Ctx) -> None:
     ctx.reply("color.set", state=msg("color.on" if ctx.session.color else "color.off"))
 
 
+UKRAINIAN_ONLY = set("іїєґ")
+UKRAINIAN_VERBS = {"хто", "казати", "шепнути", "пошта", "мова", "кодування", "колір", "допомога", "вихід",
+                   "столи", "відкрити", "сісти", "спостерігати", "піти", "почати", "боти", "карти",
+                   "вигнати", "заблокувати", "розбанити", "заглушити", "розглушити", "оголосити",
+                   "вимкнути", "дивитися", "емоція", "ключі"}
+
+
+def main_verbs(cmd, lang: str) -> list[str]:
+    """The verbs `help` lists: the English key and the first verb of the player's language."""
+    cyrillic = [v for v in cmd.aliases if any("а" <= ch.lower() <= "я" or ch in "іїєґё" for ch in v)]
+    ukrainian = [v for v in cyrillic if v in UKRAINIAN_VERBS or UKRAINIAN_ONLY & set(v)]
+    russian = [v for v in cyrillic if v not in ukrainian]
+    local = (ukrainian or russian) if lang == "uk" else russian if lang == "ru" else []
+    return [cmd.key, *local[:1]] if local else [cmd.key, *cyrillic[:1]] if lang != "en" else [cmd.key]
+
+
 @command("help", "помощь", "справка", "допомога", "?", completes=("command",))
 async def help_(ctx: Ctx) -> None:
     commands = available(ctx.session)
     if not ctx.args:
         ctx.reply("help.header")
         for cmd in commands:
-            verbs = ", ".join(v for v in cmd.verbs if v not in ("?",))
-            ctx.reply("help.line", verbs=verbs, text=msg(f"help.short.{cmd.key}"))
+            ctx.reply("help.line", verbs=", ".join(main_verbs(cmd, ctx.lang)),
+                      text=msg(f"help.short.{cmd.key}"))
         ctx.reply("help.footer")
         return
     topic = ctx.args[0]
