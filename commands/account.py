@@ -1,10 +1,6 @@
 """Account commands: SSH keys (keys add/list/remove) and the password."""
 from __future__ import annotations
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
-
 from world import accounts
 from world.models import SshKey
 
@@ -14,18 +10,6 @@ ADD = frozenset({"add", "добавить", "додати", "+"})
 LIST = frozenset({"list", "список", "ls"})
 REMOVE = frozenset({"remove", "delete", "del", "rm", "удалить", "видалити", "-"})
 MAX_KEYS = 20
-
-_argon2: ThreadPoolExecutor | None = None
-
-
-async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
-    """Run a password hash or check away from the event loop, one at a time: each takes about
-    100 ms and 64 MiB (argon2), so the loop stays responsive and memory stays bounded."""
-    global _argon2
-    if _argon2 is None:
-        _argon2 = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
-    return await asyncio.get_running_loop().run_in_executor(_argon2, fn, *args)
-
 
 @command("keys", "key", "ключи", "ключ", "ключі")
 async def keys(ctx: Ctx) -> None:
@@ -91,12 +75,12 @@ async def password(ctx: Ctx) -> None:
     wait = throttle.wait_left(account.name, session.address)
     if wait > 0:
         raise CommandError("login.wait", seconds=int(wait) + 1)
-    if not await off_loop(accounts.verify_password, account.password_hash, old):
+    if not await accounts.check_password(account.password_hash, old):
         throttle.failed(account.name, session.address)
         raise CommandError("password.wrong")
     problem = accounts.password_problem(new)
     if problem:
         raise CommandError(problem)
-    account.password_hash = await off_loop(accounts.hash_password, new)
+    account.password_hash = await accounts.off_loop(accounts.hash_password, new)
     await account.save(update_fields=["password_hash"])
     ctx.reply("password.changed")

@@ -1,0 +1,763 @@
+"""The SSH front door: asyncssh, login by password or public key, a light line editor per session.
+
+The SSH user name is the account name. A password for a name nobody has yet creates the account;
+public keys come from the account's ``SshKey`` rows (``keys add``). Login throttling and bans
+apply exactly as on telnet.
+
+A session with a terminal (pty) gets a prompt_toolkit line editor: editing, history, Tab
+completion, and messages that arrive while the player types are printed above the prompt without
+breaking the half-typed line. To stay small (prompt_toolkit's ``PromptSession`` costs ~835 KiB
+per connection; a session here adds ~100 KiB of server RSS, ~25 KiB of it asyncssh's) each
+session builds only a one-line layout and shares with every other session what can be shared:
+the key bindings (and their lookup caches), the completer and the style. The input is fed from
+the channel in memory (no OS pipe), cursor position requests are off, the terminal size is not
+polled (SSH reports resizes), and output is batched: everything written in one event-loop turn
+is printed above the prompt in one redraw, as it is (only colour sequences pass), not parsed
+into per-character fragments.
+
+A session without a pty (``ssh host command``, scripts, ``ssh -T``) reads plain lines from the
+channel; with a command it runs that command line and exits.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import contextvars
+import logging
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+import asyncssh
+from prompt_toolkit.application import Application, get_app, run_in_terminal
+from prompt_toolkit.application.current import create_app_session
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.history import History
+from prompt_toolkit.input import Input
+from prompt_toolkit.input.typeahead import _buffer as _typeahead_buffer
+from prompt_toolkit.input.vt100_parser import Vt100Parser
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
+from prompt_toolkit.key_binding.bindings.emacs import load_emacs_bindings
+from prompt_toolkit.key_binding.key_processor import KeyPress, KeyProcessor
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout, Window
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.processors import BeforeInput, Processor, Transformation, TransformationInput
+from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.styles import Style
+
+from commands.parser import SHORTCUTS, available, resolve
+from world import accounts
+from world.i18n import strip_marks, t
+from world.messages import Msg, msg
+from world.models import Account
+from world.text import clean
+
+from .session import Session
+
+if TYPE_CHECKING:
+    from .app import App
+
+log = logging.getLogger("korchma.ssh")
+
+PROMPT = "> "
+HISTORY_SIZE = 50
+# Verbs of the password command (commands/account.py): their arguments are masked on screen and
+# kept out of history.
+PASSWORD_VERBS = frozenset({"password", "пароль", "passwd"})
+# TERM values that cannot show colour; anything else that names a terminal can.
+MONO_TERMS = frozenset({"", "dumb", "unknown", "vt52", "vt100", "vt102", "vt220", "vt320", "vt420"})
+
+
+def color_terminal(term: str | None) -> bool:
+    term = (term or "").strip().lower()
+    if term in MONO_TERMS or "mono" in term or term.endswith("-m"):
+        return False
+    return not (term.startswith("vt") and "color" not in term)
+
+
+# -- the server ----------------------------------------------------------------------------
+
+
+def load_host_key(path: Path) -> asyncssh.SSHKey:
+    """The server's ed25519 host key: read it, or make it once and keep it (mode 600)."""
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="korchma host key")
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key.export_private_key())
+    os.replace(tmp, path)
+    (path.with_name(path.name + ".pub")).write_bytes(key.export_public_key())
+    log.info("generated SSH host key %s (%s)", path, key.get_fingerprint())
+    return key
+
+
+async def start_ssh(app: "App", host: str, port: int) -> tuple[Any, int]:
+    key = load_host_key(app.config.host_key_path)
+    # asyncssh logs every channel at INFO; our own line per login is enough unless debugging.
+    if not log.isEnabledFor(logging.DEBUG):
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    acceptor = await asyncssh.create_server(
+        lambda: KorchmaSSHServer(app), host, port,
+        server_host_keys=[key],
+        line_editor=False,  # prompt_toolkit edits lines on a pty; plain lines otherwise
+        encoding="utf-8", errors="replace",
+        login_timeout=float(app.config.section("accounts")["login_timeout"]),
+        keepalive_interval=60,
+        agent_forwarding=False, x11_forwarding=False, allow_scp=False,
+    )
+    return acceptor, acceptor.get_port()
+
+
+class KorchmaSSHServer(asyncssh.SSHServer):
+    """One per connection: authentication. The user name is the account name."""
+
+    def __init__(self, app: "App") -> None:
+        self.app = app
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = ""
+        self.account: Account | None = None
+        self.key_blobs: set[tuple[str, bytes]] = set()
+        self.refused = False  # banned or throttled: every method fails
+        self.created = False
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else ""
+
+    def _banner(self, key: str, **params: Any) -> None:
+        """Tell the client why (OpenSSH prints auth banners), in the server's language."""
+        text = strip_marks(t(self.app.config.server["default_language"], key, **params))
+        try:
+            assert self.conn is not None
+            self.conn.send_auth_banner(text.replace("\n", "\r\n") + "\r\n")
+        except (OSError, AssertionError):
+            pass
+
+    def _throttled(self, name: str) -> bool:
+        wait = self.app.throttle.wait_left(name, self.address)
+        if wait > 0:
+            self._banner("login.wait", seconds=int(wait) + 1)
+            return True
+        return False
+
+    async def begin_auth(self, username: str) -> bool:
+        # Always True: prompt_toolkit's own SSH server returns False here, i.e. no auth at all.
+        name = username.strip()
+        self.account, self.key_blobs, self.refused = None, set(), False
+        if self._throttled(name):
+            self.refused = True
+            return True
+        if await accounts.active_ban(name, self.address):
+            self._banner("login.banned")
+            self.refused = True
+            return True
+        account = await accounts.find(name)
+        if account is None:
+            problem = accounts.name_problem(name)
+            if problem:
+                self._banner(problem)
+                self.refused = True
+            else:
+                self._banner("login.new_account", name=name)
+            return True
+        self.account = account
+        self.key_blobs = {(k.algorithm, base64.b64decode(k.key_data))
+                          for k in await accounts.account_keys(account)}
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        name = username.strip()
+        if self.refused or self._throttled(name):
+            return False
+        account = await accounts.find(name)  # afresh: it may have been made meanwhile
+        if account is None:
+            problem = accounts.name_problem(name) or accounts.password_problem(password)
+            if problem:
+                self._banner(problem)
+                return False
+            try:
+                account = await accounts.create(name, password, self.app.config.server["default_language"],
+                                                self.app.config.section("accounts")["admins"])
+            except Exception:  # the same name made at the same moment by someone else
+                log.info("could not create account %r over SSH", name, exc_info=True)
+                self._banner("account.name_taken")
+                return False
+            self.created = True
+        elif not await accounts.check_password(account.password_hash, password):
+            self.app.throttle.failed(name, self.address)
+            self._banner("login.bad_password")
+            return False
+        self.account = account
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # A key that does not match is no guess at a secret: clients offer all they have, so it
+        # does not count as a failed login. The throttle and bans still close this door.
+        if self.refused or self.account is None or self.app.throttle.wait_left(username.strip(), self.address) > 0:
+            return False
+        return (key.algorithm.decode("ascii", "replace"), bytes(key.public_data)) in self.key_blobs
+
+    def auth_completed(self) -> None:
+        if self.account is not None:
+            self.app.throttle.succeeded(self.account.name, self.address)
+            log.info("SSH login: %s from %s%s", self.account.name, self.address,
+                     " (new account)" if self.created else "")
+
+    def session_requested(self) -> "SSHSession":
+        assert self.account is not None
+        created, self.created = self.created, False
+        return SSHSession(self.app, self.address, self.account, created)
+
+
+# -- prompt_toolkit plumbing shared by every session --------------------------------------
+
+
+class SmallHistory(History):
+    """In-memory history of the last HISTORY_SIZE lines (prompt_toolkit's grows for ever)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._loaded = True
+
+    def load_history_strings(self) -> list[str]:
+        return []
+
+    def store_string(self, string: str) -> None:
+        pass
+
+    def append_string(self, string: str) -> None:
+        self._loaded_strings.insert(0, string)
+        del self._loaded_strings[HISTORY_SIZE:]
+
+
+class ChannelInput(Input):
+    """prompt_toolkit input fed from the SSH channel in memory: no OS pipe, no file descriptor."""
+
+    def __init__(self) -> None:
+        self._keys: list[KeyPress] = []
+        self._parser = Vt100Parser(self._keys.append)
+        self._callback: Any = None
+        self._scheduled = False
+        self._closed = False
+
+    def feed(self, data: str) -> None:
+        self._parser.feed(data)
+        self._wake()
+
+    def _wake(self) -> None:
+        # Call the application back from the loop, never from inside asyncssh's packet handling.
+        if self._callback is not None and not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._ready)
+
+    def _ready(self) -> None:
+        self._scheduled = False
+        if self._callback is not None:
+            self._callback()
+
+    def fileno(self) -> int:
+        raise NotImplementedError("ChannelInput has no file descriptor")
+
+    def typeahead_hash(self) -> str:
+        return f"ssh-{id(self)}"
+
+    def read_keys(self) -> list[KeyPress]:
+        keys = self._keys[:]
+        self._keys.clear()
+        return keys
+
+    def flush_keys(self) -> list[KeyPress]:
+        self._parser.flush()
+        return self.read_keys()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake()
+
+    def raw_mode(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
+    def cooked_mode(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def _with_callback(self, callback: Any) -> Iterator[None]:
+        previous, self._callback = self._callback, callback
+        if callback is not None and (self._keys or self._closed):
+            self._wake()
+        try:
+            yield
+        finally:
+            self._callback = previous
+            if previous is not None and (self._keys or self._closed):
+                self._wake()
+
+    def attach(self, input_ready_callback: Any) -> contextlib.AbstractContextManager[None]:
+        return self._with_callback(input_ready_callback)
+
+    def detach(self) -> contextlib.AbstractContextManager[None]:
+        return self._with_callback(None)
+
+
+class ChannelStdout:
+    """What Vt100_Output writes to: the SSH channel."""
+
+    encoding = "utf-8"
+
+    def __init__(self, chan: Any) -> None:
+        self.chan = chan
+
+    def write(self, data: str) -> int:
+        try:
+            self.chan.write(data)
+        except (BrokenPipeError, OSError):
+            pass  # the channel is closing: nothing more to show
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _is_password_line(text: str) -> bool:
+    """The password command, or a start of it long enough to be one (commands take prefixes)."""
+    verb = text.lstrip().split(" ", 1)[0].casefold()
+    return len(verb) >= 4 and any(full.startswith(verb) for full in PASSWORD_VERBS)
+
+
+def _mask(text: str) -> str:
+    """'password old new' shown as 'password *** ***'."""
+    head, sep, rest = text.partition(" ")
+    return head + sep + "".join(" " if ch == " " else "*" for ch in rest)
+
+
+class MaskPasswords(Processor):
+    """Hide the arguments of the password command while they are typed."""
+
+    def apply_transformation(self, ti: TransformationInput) -> Transformation:
+        text = ti.document.text
+        if not _is_password_line(text):
+            return Transformation(ti.fragments)
+        masked = _mask(text)
+        style = ti.fragments[0][0] if ti.fragments else ""
+        return Transformation([(style, masked)])
+
+
+class KorchmaCompleter(Completer):
+    """Verbs first; then player names or table numbers, as the command says it takes."""
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
+        session = getattr(get_app(), "korchma_session", None)
+        if session is None or session.account is None:
+            return
+        yield from session.completions(document.text_before_cursor)
+
+
+COMPLETER = KorchmaCompleter()
+FOREIGN_ESCAPE = re.compile(r"\x1b(?!\[[0-9;]*m)")
+STYLE = Style([])  # the output carries its own colours; the prompt is plain
+
+
+def _on_tab(event: Any) -> None:
+    buf = event.current_buffer
+    session = getattr(event.app, "korchma_session", None)
+    if session is None:
+        return
+    completions = list(COMPLETER.get_completions(buf.document, CompleteEvent(completion_requested=True)))
+    if not completions:
+        return
+    typed = -completions[0].start_position  # every candidate replaces the same word
+    found = sorted({c.text for c in completions}, key=str.casefold)
+    if len(found) == 1:
+        buf.delete_before_cursor(typed)
+        buf.insert_text(found[0] + " ")
+        return
+    common = os.path.commonprefix([c.casefold() for c in found])
+    if len(common) > typed:
+        buf.delete_before_cursor(typed)
+        buf.insert_text(found[0][:len(common)])
+        return
+    session.show_choices(found)
+
+
+def _on_eof(event: Any) -> None:
+    session = getattr(event.app, "korchma_session", None)
+    if session is not None:
+        session.end_of_input()
+
+
+def _on_paste(event: Any) -> None:
+    """Pasted lines run one by one; the last (unfinished) one stays in the editor."""
+    session = getattr(event.app, "korchma_session", None)
+    data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+    buf = event.current_buffer
+    if session is not None:
+        data = data[:session.input_limit]
+    *lines, last = data.split("\n")
+    for line in lines:
+        buf.insert_text(line)
+        buf.validate_and_handle()
+    buf.insert_text(last)
+
+
+def _shared_bindings() -> KeyBindings:
+    kb = KeyBindings()
+    empty = Condition(lambda: not get_app().current_buffer.text)
+    kb.add("tab")(_on_tab)
+    kb.add("c-d", filter=empty)(_on_eof)
+    kb.add("c-c")(lambda event: event.current_buffer.reset())
+    kb.add(Keys.BracketedPaste)(_on_paste)
+    # No vi mode, no search, no mouse, no page navigation: a one-line MUD prompt.
+    return merge_key_bindings([load_basic_bindings(), load_emacs_bindings(), kb])
+
+
+_BINDINGS: Any = None
+_NO_BINDINGS = KeyBindings()
+
+
+def shared_bindings() -> Any:
+    global _BINDINGS
+    if _BINDINGS is None:
+        _BINDINGS = _shared_bindings()
+    return _BINDINGS
+
+
+# -- the session ---------------------------------------------------------------------------
+
+
+class SSHSession(Session, asyncssh.SSHServerSession):
+    kind = "ssh"
+    newline = "\n"  # turned into \r\n by the terminal output, kept as \n for scripts
+
+    def __init__(self, app: "App", address: str, account: Account, created: bool = False) -> None:
+        Session.__init__(self, app, address)
+        self._auth_account = account
+        self._created = created
+        self._chan: Any = None
+        self._command: str | None = None
+        self._pty = False
+        self._lines: asyncio.Queue[str | None] = asyncio.Queue()
+        self._partial = ""
+        self._lost = False
+        self._closed = asyncio.Event()  # close() has finished
+        self._task: asyncio.Task | None = None
+        # terminal mode only
+        self._input: ChannelInput | None = None
+        self._output: Vt100_Output | None = None
+        self._pt: Application | None = None
+        self._ui_task: asyncio.Task | None = None
+        self._ctx: contextvars.Context | None = None
+        self._pending: list[str] = []
+        self._flush_handle: asyncio.Handle | None = None
+        self._printing: Any = None
+        self.input_limit = int(app.config.section("limits")["input_buffer"])
+
+    # -- asyncssh callbacks ----------------------------------------------------------------
+
+    def connection_made(self, chan: Any) -> None:
+        self._chan = chan
+
+    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self._command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        self._pty = self._chan.get_terminal_type() is not None
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def data_received(self, data: str, datatype: Any) -> None:
+        if self._input is not None:
+            self._input.feed(data)
+            return
+        *lines, self._partial = (self._partial + data).split("\n")
+        if len(self._partial) > self.input_limit:  # no end of line in sight: cut, as telnet does
+            lines.append(self._partial[:self.input_limit])
+            self._partial = ""
+        for line in lines:
+            self._lines.put_nowait(line.rstrip("\r"))
+
+    def eof_received(self) -> bool:
+        if self._input is None and self._partial:
+            self._lines.put_nowait(self._partial.rstrip("\r"))
+            self._partial = ""
+        self.end_of_input()
+        return True  # keep sending: the goodbye still has to go out
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if width > 0:
+            self.width = max(20, min(width, 500))  # as telnet's NAWS
+        if self._pt is not None and self._pt.is_running:
+            self._pt._on_resize()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
+        self.end_of_input()
+        self._stop_ui()
+
+    # -- the session's life ----------------------------------------------------------------
+
+    async def _run(self) -> None:
+        self.world.connected(self)
+        try:
+            if self._pty and self._command is None:
+                self._start_terminal()
+            else:
+                self.width = 0  # scripts get long lines, not wrapped ones
+            if self._created:
+                self.send("login.created", name=self._auth_account.name)
+            await self.app.logged_in(self, self._auth_account)
+            if self._command is not None:
+                for line in self._command.splitlines():
+                    if self.closed:
+                        break
+                    await self.handle_line(line)
+                await self.close()
+                return
+            while not self.closed:
+                line = await self._lines.get()
+                if line is None:
+                    if not self._lost:
+                        await self.close(msg("quit.bye"))
+                    break
+                await self.handle_line(line)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("SSH session of %s failed", self.account.name if self.account else "?")
+        finally:
+            await self.close()  # or wait for the close already under way
+            await self.app.logged_out(self)
+
+    def end_of_input(self) -> None:
+        """EOF, Ctrl-D on an empty line, or the connection went away."""
+        self._lines.put_nowait(None)
+
+    async def close(self, message: Msg | None = None) -> None:
+        """Show ``message``, take the prompt away, send exit status 0 and close the channel."""
+        if self.closed:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._closed.wait(), 5)
+            return
+        self.closed = True
+        try:
+            if message is not None:
+                self.write(self.render(message))
+            await self._drain()
+            if self._ui_task is not None:
+                self._stop_ui()
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(self._ui_task), 2)
+            self._lines.put_nowait(None)
+            if self._chan is not None and not self._lost:
+                with contextlib.suppress(OSError):
+                    self._chan.exit(0)
+        finally:
+            self._closed.set()
+
+    # -- output ----------------------------------------------------------------------------
+
+    def write(self, rendered: Any) -> None:
+        if self._chan is None or self._lost:
+            return
+        if self._pt is None:
+            if self._pty:
+                rendered = rendered.replace("\n", "\r\n")
+            with contextlib.suppress(BrokenPipeError, OSError):
+                self._chan.write(rendered)
+            return
+        # Everything written in one loop turn goes above the prompt in one redraw.
+        self._pending.append(rendered)
+        if self._flush_handle is None:
+            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush, context=self._ctx)
+
+    def _flush(self) -> None:
+        """Print what is pending above the prompt (runs in this session's prompt_toolkit context)."""
+        self._flush_handle = None
+        if not self._pending or self._output is None:
+            return
+        text = "".join(self._pending).replace("\n", "\r\n")
+        self._pending.clear()
+        output = self._output
+        color = self.color
+
+        def show() -> None:
+            # Written as it is rather than parsed with prompt_toolkit's ANSI(): that makes a
+            # (style, char) tuple per character, ~200 KiB for one `who` list, per recipient.
+            # Only colour (SGR) sequences pass; any other ESC becomes "?" as in plain output.
+            output.reset_attributes()
+            output.enable_autowrap()
+            if color:
+                output.write_raw(FOREIGN_ESCAPE.sub("?", text))
+            else:
+                output.write(text)
+            output.reset_attributes()
+            output.flush()
+
+        if self._pt is not None and self._pt.is_running:
+            self._printing = run_in_terminal(show)
+        else:
+            show()
+
+    async def _drain(self) -> None:
+        """Wait until everything written so far has reached the channel."""
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            assert self._ctx is not None
+            self._ctx.run(self._flush)
+        printing = self._printing
+        if printing is not None and not printing.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(printing), 2)
+
+    def show_choices(self, choices: list[str]) -> None:
+        """Tab with several candidates: list them above the prompt, in columns."""
+        col = max(len(c) for c in choices) + 2
+        per_line = max(1, (self.width or 80) // col)
+        rows = [choices[i:i + per_line] for i in range(0, len(choices), per_line)]
+        self.write("\n".join("".join(c.ljust(col) for c in row).rstrip() for row in rows) + "\n")
+
+    # -- the terminal (prompt_toolkit) -----------------------------------------------------
+
+    def _size(self) -> Size:
+        cols, rows = (self._chan.get_terminal_size()[:2] if self._chan is not None else (0, 0))
+        return Size(rows=rows or 24, columns=cols or 80)
+
+    def _start_terminal(self) -> None:
+        term = self._chan.get_terminal_type() or ""
+        self.term_color = color_terminal(term)
+        self.terminal_size_changed(*self._chan.get_terminal_size())
+        self._input = ChannelInput()
+        self._output = Vt100_Output(ChannelStdout(self._chan), self._size, term=term,
+                                    default_color_depth=None if self.term_color else ColorDepth.DEPTH_1_BIT,
+                                    enable_cpr=False)
+        buffer = Buffer(multiline=False, history=SmallHistory(), completer=COMPLETER,
+                        accept_handler=self._accept, on_text_insert=self._cap_line)
+        control = BufferControl(buffer, input_processors=[MaskPasswords(), BeforeInput(PROMPT)],
+                                include_default_input_processors=False)
+        pt = Application(layout=Layout(Window(control, dont_extend_height=True, wrap_lines=True)),
+                         style=STYLE, include_default_pygments_style=False, erase_when_done=True,
+                         terminal_size_polling_interval=None, input=self._input, output=self._output)
+        # Application builds its own copy of every default binding (~230 KiB); use the shared
+        # set, and a key processor that looks keys up there, so the caches are shared too.
+        pt._default_bindings = _NO_BINDINGS
+        pt._page_navigation_bindings = _NO_BINDINGS
+        pt.key_processor = KeyProcessor(shared_bindings())
+        # Likewise its style merges the default UI style into a new Style (~130 KiB once drawn):
+        # our one-line prompt needs none of those classes.
+        pt._merged_style = STYLE
+        pt.renderer.style = STYLE
+        pt.korchma_session = self  # type: ignore[attr-defined]
+        self._pt = pt
+        self._ctx = contextvars.copy_context()
+        self._ui_task = asyncio.get_running_loop().create_task(self._ui(), context=self._ctx)
+
+    async def _ui(self) -> None:
+        assert self._pt is not None and self._input is not None and self._output is not None
+        with create_app_session(input=self._input, output=self._output):
+            try:
+                if not self.closed:
+                    # Not the process's signals, nor the loop's exception handler: they are the app's.
+                    await self._pt.run_async(handle_sigint=False, set_exception_handler=False)
+            except (EOFError, asyncio.CancelledError):
+                pass
+            except Exception:
+                log.exception("SSH terminal of %s failed", self.account.name if self.account else "?")
+            finally:
+                _typeahead_buffer.pop(self._input.typeahead_hash(), None)
+        self.end_of_input()
+
+    def _stop_ui(self) -> None:
+        pt = self._pt
+        if pt is not None and pt.is_running:
+            if pt.future is not None and not pt.future.done():
+                pt.exit()
+        elif self._ui_task is not None and not self._ui_task.done():
+            self._ui_task.cancel()  # it has not started the application yet
+        if self._input is not None:
+            self._input.close()
+
+    def _cap_line(self, buffer: Buffer) -> None:
+        """A line typed (or pasted) without end is cut, as telnet's input buffer is."""
+        if len(buffer.text) > self.input_limit:
+            buffer.text = buffer.text[:self.input_limit]
+
+    def _accept(self, buffer: Buffer) -> bool:
+        """Enter: show the line above the prompt, queue it, keep the editor ready."""
+        line = buffer.text
+        secret = _is_password_line(line)
+        self.write(PROMPT + clean(_mask(line) if secret else line) + "\n")
+        self._lines.put_nowait(line)
+        if secret:  # not into history
+            buffer.reset()
+            return True
+        return False
+
+    def completions(self, before: str) -> list[Completion]:
+        """Completions for the word before the cursor, in this session's context."""
+        from commands import load_all  # noqa: F401  (registers every command)
+
+        word = "" if not before or before[-1].isspace() else before.split()[-1]
+        head = before[:len(before) - len(word)]
+        folded = word.casefold()
+        commands = available(self)
+        if not head.strip():
+            candidates = {v for cmd in commands for v in cmd.verbs if len(v) > 1}
+        else:
+            first = head.split()[0]
+            verb = SHORTCUTS[first[0]] if first[0] in SHORTCUTS else first
+            cmd, _ = resolve(verb, commands)
+            kinds = cmd.completes if cmd is not None and cmd.completes else ("player",)
+            candidates = set()
+            if "command" in kinds:
+                candidates |= {v for c in commands for v in c.verbs if len(v) > 1}
+            if "player" in kinds:
+                candidates |= {a.name for a in self.world.online_accounts()}
+            if "table" in kinds and self.world.tables is not None:
+                candidates |= {str(table.number) for table in self.world.tables.listing()}
+        return [Completion(c, -len(word)) for c in sorted(candidates, key=str.casefold)
+                if c.casefold().startswith(folded)]
+
+    def set_encoding(self, encoding: str) -> None:
+        super().set_encoding(encoding)
+        if self._chan is not None:
+            self._chan.set_encoding(encoding, "replace")
+
+    def apply_account_settings(self, account: Account) -> None:
+        # SSH terminals speak UTF-8: the account's encoding is what its telnet client chose.
+        known, self.encoding_known = self.encoding_known, True
+        super().apply_account_settings(account)
+        self.encoding_known = known
