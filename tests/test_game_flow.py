@@ -161,3 +161,53 @@ async def test_missed_whispers_wait_for_return(server_factory):
     await anna.expect("Раунд 2 из 3")
     for c in (anna, boris):
         await c.close()
+
+
+async def test_demo_game_telnet_ssh_and_bot_with_gmcp(server):
+    from tests.ssh_client import connect
+
+    anna = await telnet(server, "Анна", gmcp=True)
+    boris = await connect(server.ssh_port, "Boris", password="secret1", width=100)
+    await boris.expect("Boris")
+    boris.send_line("lang en")
+    await boris.expect("Language: English")
+    before_open = len(anna.gmcp_messages)
+    anna.send_line("open bids rounds=3 seats=3")
+    number = int(re.search(r"стол (\d+)", await anna.expect(re.compile(r"открываете стол \d+"))).group(1))
+    table_info = await anna.gmcp("Korchma.Table", after=before_open)
+    assert any(t["number"] == number for t in table_info["tables"])
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    anna.send_line("bots 1")
+    await boris.expect("sit down: 1 bot")
+    boris.send_line("say hello from ssh")
+    await anna.expect("Boris говорит: «hello from ssh»")
+    anna.send_line("'и тебе привет")
+    await boris.expect("и тебе привет")
+    seen = len(anna.gmcp_messages)
+    anna.send_line("start")
+    hand_a = cards(HAND_RU.search(await anna.expect(HAND_RU, 10)).group(1))
+    hand_b = cards(HAND_EN.search(await boris.expect(HAND_EN, 10)).group(1))
+    view = await anna.gmcp("Korchma.Game.View", after=seen)
+    assert view["view"]["hand"] == hand_a and "hands" not in view["view"]
+    awaiting = await anna.gmcp("Korchma.Game.Awaiting", after=seen)
+    assert {"type": "bid", "card": hand_a[0]} in awaiting["legal"] and awaiting["deadline"]
+    for round_no in (1, 2, 3):
+        await anna.expect(f"Раунд {round_no} из 3", timeout=10)
+        await boris.expect(f"Round {round_no} of 3", timeout=10)
+        anna.send_line(f"ставка {hand_a[round_no - 1]}")
+        boris.send_line(f"bid {hand_b[round_no - 1]}")
+        await boris.expect(f"bid of {hand_b[round_no - 1]} is sealed")
+    await anna.expect(re.compile(r"Игра за столом \d+ окончена"), timeout=15)
+    await boris.expect(re.compile(r"Game over at table \d+"), timeout=15)
+    events = [d for name, d in anna.gmcp_messages[seen:] if name == "Korchma.Game.Event"]
+    keys = {e["key"] for e in events}
+    assert {"bids.start", "bids.hand", "bids.round", "bids.reveal_bid", "bids.game_over"} <= keys
+    # Anna's GMCP never carried Boris's hand or his sealed bid before the reveal.
+    for e in events:
+        if e["whisper"]:
+            assert e["params"].get("seat") == 0
+    assert "your hand is" not in anna.text
+    assert "ваши карты" not in boris.text
+    await anna.close()
+    await boris.close()
