@@ -311,6 +311,11 @@ class TableRunner:
             for session in sessions:
                 session.gmcp("Korchma.Game.View", {"table": table.number, "seat": seat.number, "view": view})
                 session.gmcp("Korchma.Game.Awaiting", awaiting)
+        watchers = self.world.sessions_of(table.watchers)
+        if watchers:
+            public = {"table": table.number, "seat": None, "view": self.engine.view(table.game, SPECTATOR)}
+            for session in watchers:
+                session.gmcp("Korchma.Game.View", public)
 
     def view_for(self, account_id: int) -> dict[str, Any]:
         number = self.table.seat_of(account_id)
