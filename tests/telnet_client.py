@@ -45,7 +45,7 @@ class TelnetClient:
     def __init__(self, *, naws: tuple[int, int] | None = (80, 24), ttype: str | list[str] | None = None,
                  charset: list[str] | None = None, gmcp: bool = False, eor: bool = False,
                  binary: bool = True, mssp: bool = False, encoding: str = "utf-8",
-                 echo: bool = True) -> None:
+                 echo: bool = True, mccp: bool = False) -> None:
         """``charset``: the CHARSET names we would accept, in our order of preference (the first
         one the server offers wins); None refuses CHARSET altogether (WONT), [] answers REJECTED.
         ``ttype``: one name, or a list cycled through like MUD clients do (last one repeats).
@@ -55,6 +55,9 @@ class TelnetClient:
         self.charset = charset
         self.gmcp_on, self.eor_on, self.binary_on, self.mssp_on, self.echo_on = gmcp, eor, binary, mssp, echo
         self.encoding = encoding
+        self.mccp_on = mccp
+        self.compressed_bytes = 0  # bytes received inside the MCCP2 stream
+        self._inflate: Any = None
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.raw = bytearray()
@@ -255,8 +258,11 @@ class TelnetClient:
         self.text += self._decoder.decode(bytes(data))
 
     def _feed(self, chunk: bytes) -> None:
+        if self._inflate is not None:
+            self.compressed_bytes += len(chunk)
+            chunk = self._inflate.decompress(chunk)
         out = bytearray()
-        for b in chunk:
+        for index, b in enumerate(chunk):
             st = self._state
             if st == "data":
                 if b == IAC:
@@ -293,6 +299,11 @@ class TelnetClient:
                     self._state = "data"
                     self._emit(out)
                     out = bytearray()
+                    if bytes(self._sb) == bytes([MCCP2]) and self.mccp_on:
+                        # MCCP2: every byte after this SE is one zlib stream.
+                        self._inflate = __import__("zlib").decompressobj()
+                        self._feed(chunk[index + 1:])
+                        return
                     self._subnegotiation(bytes(self._sb))
                 else:
                     self._state = "data"
@@ -317,7 +328,8 @@ class TelnetClient:
                 self._cmd(WONT, opt)
         elif cmd == WILL:
             agree = {GMCP: self.gmcp_on, EOR: self.eor_on, BINARY: self.binary_on, MSSP: self.mssp_on,
-                     ECHO: self.echo_on, SGA: False, CHARSET: self.charset is not None}.get(opt, False)
+                     ECHO: self.echo_on, SGA: False, CHARSET: self.charset is not None,
+                     MCCP2: self.mccp_on}.get(opt, False)
             if opt == ECHO:
                 self.server_echo = True
             self._cmd(DO if agree else DONT, opt)

@@ -351,3 +351,16 @@ async def test_login_timeout_closes_idle_connections(server_factory, clients):
     assert not player.closed.is_set()
     assert (await command(player, "look")).strip()
     no_telnet_errors(srv)
+
+
+async def test_mccp2_compresses_after_login(server):
+    client = TelnetClient(mccp=True, charset=["UTF-8"])
+    await client.connect("127.0.0.1", server.telnet_port)
+    await client.login("Сжатый", "secret1")
+    assert client._inflate is None  # nothing compressed while logging in
+    client.send_line("look")
+    await client.expect(re.compile("Зал корчмы"))
+    assert client._inflate is not None and client.compressed_bytes > 0
+    client.send_line("say " + "длинная строка " * 20)
+    await client.expect("длинная строка длинная")
+    await client.close()
