@@ -383,3 +383,13 @@ class TelnetClient:
                     elif key is not None:
                         self.mssp[key].append(value)
             self.mssp = {k: (v[0] if len(v) == 1 else v) for k, v in self.mssp.items()}
+
+
+async def log_in(port: int, name: str, password: str = "secret1", create: bool = True,
+                 **options: Any) -> TelnetClient:
+    """Connect to 127.0.0.1:``port`` and log in (creating the account if ``create``)."""
+    client = TelnetClient(**options)
+    await client.connect("127.0.0.1", port)
+    await client.login(name, password, create=create)
+    await client.settle(0.1)
+    return client

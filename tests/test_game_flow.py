@@ -6,18 +6,14 @@ import re
 
 import pytest
 
-from tests.telnet_client import TelnetClient
+from tests.telnet_client import log_in
 
 HAND_RU = re.compile(r"ваши карты — ([\d, ]+)\.")
 HAND_EN = re.compile(r"your hand is ([\d, ]+)\.")
 
 
-async def telnet(server, name, password="secret1", **kw) -> TelnetClient:
-    client = TelnetClient(**kw)
-    await client.connect("127.0.0.1", server.telnet_port)
-    await client.login(name, password)
-    await client.settle(0.2)
-    return client
+async def telnet(server, name, password="secret1", **kw):
+    return await log_in(server.telnet_port, name, password, **kw)
 
 
 def cards(text: str) -> list[int]:
@@ -32,9 +28,7 @@ async def test_tell_reaches_offline_player_later(server):
     await boris.close()
     anna.send_line("tell Boris загляни к нам вечером")
     await anna.expect("сообщение ждёт")
-    boris = TelnetClient()
-    await boris.connect("127.0.0.1", server.telnet_port)
-    await boris.login("Boris", "secret1", create=False)
+    boris = await log_in(server.telnet_port, "Boris", create=False)
     await boris.expect("загляни к нам вечером")
     boris.send_line("inbox")
     await boris.expect("загляни к нам вечером")
@@ -53,8 +47,8 @@ async def test_unknown_command_suggests(server):
     await anna.close()
 
 
-async def play_to_end(players: dict[str, TelnetClient], hands: dict[str, list[int]], rounds: int,
-                      watchers: list[TelnetClient]) -> None:
+async def play_to_end(players: dict, hands: dict[str, list[int]], rounds: int,
+                      watchers: list) -> None:
     for number in range(1, rounds + 1):
         for name, client in players.items():
             await client.expect(re.compile(rf"(Раунд|Round) {number} "), timeout=10)
@@ -149,9 +143,7 @@ async def test_missed_whispers_wait_for_return(server_factory):
     hand_a = cards(HAND_RU.search(await anna.expect(HAND_RU, 10)).group(1))
     anna.send_line(f"bid {hand_a[0]}")
     await anna.expect("принята")
-    boris = TelnetClient()
-    await boris.connect("127.0.0.1", srv.telnet_port)
-    await boris.login("Борис", "secret1", create=False)
+    boris = await log_in(srv.telnet_port, "Борис", create=False)
     await boris.expect("Пока вас не было")
     await boris.expect("Анна делает тайную ставку")
     await boris.expect(f"Вы снова за столом {number}")

@@ -4,17 +4,13 @@ from __future__ import annotations
 import asyncio
 import re
 
-from tests.telnet_client import TelnetClient
+from tests.telnet_client import TelnetClient, log_in
 
 ADMIN = '[accounts]\nadmins = ["Админ"]\nlogin_attempts = 3\nlogin_backoff = 2\n[limits]\ncommands_per_second = 2\ncommand_burst = 4\nflood_mute = 2'
 
 
 async def login(srv, name, password="secret1", create=True) -> TelnetClient:
-    client = TelnetClient()
-    await client.connect("127.0.0.1", srv.telnet_port)
-    await client.login(name, password, create=create)
-    await client.settle(0.1)
-    return client
+    return await log_in(srv.telnet_port, name, password, create)
 
 
 async def test_moderator_tools(server_factory):

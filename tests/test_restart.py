@@ -3,17 +3,14 @@ from __future__ import annotations
 
 import re
 
-from tests.telnet_client import TelnetClient
+from tests.telnet_client import log_in
 
 HAND = re.compile(r"ваши карты — ([\d, ]+)\.")
 SCORES = re.compile(r"(\S+) +очки (\d+) +карт \d+ +сыграно: ([\d, -]+)")
 
 
-async def login(srv, name, **kw) -> TelnetClient:
-    client = TelnetClient(**kw)
-    await client.connect("127.0.0.1", srv.telnet_port)
-    await client.login(name, "secret1")
-    return client
+async def login(srv, name, create=True, **kw):
+    return await log_in(srv.telnet_port, name, create=create, **kw)
 
 
 def hand_of(text: str) -> list[int]:
@@ -53,18 +50,14 @@ async def test_kill_9_mid_game_and_carry_on(server_factory, tmp_path):
     await boris.close()
 
     srv2 = server_factory("[games.bids]\nbid_seconds = 40", data_dir=data)
-    anna = TelnetClient()
-    await anna.connect("127.0.0.1", srv2.telnet_port)
-    await anna.login("Анна", "secret1", create=False)
+    anna = await login(srv2, "Анна", create=False)
     await anna.expect(f"Вы снова за столом {number}")
     await anna.expect(f"Ваша тайная ставка: {hand_a[1]}")  # the acknowledged action survived
     board_after = anna.text[anna.text.rfind("Стол", 0, anna.text.find("Ваша тайная ставка")):]
     # Same scores and discards as before the crash.
     assert SCORES.findall(board_before) == SCORES.findall(board_after)
     assert len(SCORES.findall(board_after)) == 2
-    boris = TelnetClient(gmcp=True)
-    await boris.connect("127.0.0.1", srv2.telnet_port)
-    await boris.login("Борис", "secret1", create=False)
+    boris = await login(srv2, "Борис", create=False, gmcp=True)
     await boris.expect(f"Вы снова за столом {number}")
     awaiting = await boris.gmcp("Korchma.Game.Awaiting")
     assert awaiting["deadline"] == deadline_before  # the clock did not move
@@ -91,8 +84,6 @@ async def test_sigterm_is_a_clean_shutdown(server_factory, tmp_path):
     await anna.expect("Сервер останавливается")
     await anna.close()
     srv2 = server_factory(data_dir=data)
-    anna = TelnetClient()
-    await anna.connect("127.0.0.1", srv2.telnet_port)
-    await anna.login("Анна", "secret1", create=False)
+    anna = await login(srv2, "Анна", create=False)
     await anna.expect("Вы снова за столом 1")
     await anna.close()

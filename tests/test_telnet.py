@@ -356,8 +356,9 @@ async def test_login_timeout_closes_idle_connections(server_factory, clients):
 async def test_mccp2_compresses_after_login(server):
     client = TelnetClient(mccp=True, charset=["UTF-8"])
     await client.connect("127.0.0.1", server.telnet_port)
-    await client.login("Сжатый", "secret1")
-    assert client._inflate is None  # nothing compressed while logging in
+    transcript = await client.login("Сжатый", "secret1")
+    assert "Сжатый" in transcript  # the login itself went uncompressed and was readable
+    assert client._inflate is not None  # compression began at login, before the welcome
     client.send_line("look")
     await client.expect(re.compile("Зал корчмы"))
     assert client._inflate is not None and client.compressed_bytes > 0

@@ -252,7 +252,8 @@ class TableManager:
                 self._exit(account_id)
         self.tables.pop(table.number, None)
 
-    async def add_bots(self, account: Account, count: int, level: str) -> Table:
+    def _hosted_open_table(self, account: Account) -> Table:
+        """The open table this account hosts (only the host adds bots and starts)."""
         table = self.table_of(account.id)
         if table is None or table.seat_of(account.id) is None:
             raise TableError("table.not_seated")
@@ -260,6 +261,10 @@ class TableManager:
             raise TableError("table.not_open", number=table.number)
         if table.host != account.name:
             raise TableError("table.host_only", host=table.host)
+        return table
+
+    async def add_bots(self, account: Account, count: int, level: str) -> Table:
+        table = self._hosted_open_table(account)
         free = table.seats_total - len(table.seats)
         if count <= 0 or free <= 0:
             raise TableError("table.full", number=table.number)
@@ -285,13 +290,7 @@ class TableManager:
     async def start(self, account: Account) -> Table:
         from .runner import TableRunner
 
-        table = self.table_of(account.id)
-        if table is None or table.seat_of(account.id) is None:
-            raise TableError("table.not_seated")
-        if table.state_name != "open":
-            raise TableError("table.not_open", number=table.number)
-        if table.host != account.name:
-            raise TableError("table.host_only", host=table.host)
+        table = self._hosted_open_table(account)
         if len(table.seats) < table.engine.min_players:
             raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
         table.seed = secrets.randbits(62)
