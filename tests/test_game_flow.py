@@ -76,7 +76,7 @@ async def test_demo_game_between_people_and_a_bot(server):
     boris.send_line("start")
     await boris.expect("Only the host")
     anna.send_line("боты 1 лёгкий")
-    await anna.expect("За стол садятся 1 бот")
+    await anna.expect("За стол садится 1 бот")
     anna.send_line("'удачи всем")  # table-only chat
     await boris.expect("удачи всем")
     await guest.expect("удачи всем")
@@ -104,7 +104,7 @@ async def test_timeout_default_and_autopilot(server_factory):
     anna = await telnet(srv, "Анна")
     anna.send_line("open bids rounds=4")
     anna.send_line("bots 1")
-    await anna.expect("садятся")
+    await anna.expect("За стол садится 1 бот")
     anna.mark_here()
     anna.send_line("start")
     # Anna never bids: her lowest card is bid for her at each deadline, then a bot takes over.
@@ -120,7 +120,7 @@ async def test_reserved_game_verbs_go_to_the_engine(server):
     await anna.expect("игровая команда")
     anna.send_line("open bids")
     anna.send_line("bots 1")
-    await anna.expect("садятся")
+    await anna.expect("За стол садится 1 бот")
     anna.send_line("start")
     await anna.expect("ваши карты")
     anna.send_line("claim duke")  # not a move of Sealed Bids: the engine says so
@@ -171,7 +171,7 @@ async def test_demo_game_telnet_ssh_and_bot_with_gmcp(server):
     boris.send_line(f"join {number}")
     await boris.expect("You sit down")
     anna.send_line("bots 1")
-    await boris.expect("sit down: 1 bot")
+    await boris.expect("sits down: 1 bot")
     boris.send_line("say hello from ssh")
     await anna.expect("Boris говорит: «hello from ssh»")
     anna.send_line("'и тебе привет")
