@@ -102,11 +102,13 @@ def test_start_events():
 
 
 def test_options():
-    assert GAME.validate_options({}) == {"rounds": 5}
-    assert GAME.validate_options(None) == {"rounds": 5}
-    assert GAME.validate_options({"rounds": "7"}) == {"rounds": 7}
-    assert GAME.validate_options({"rounds": 3}) == {"rounds": 3}
-    assert GAME.validate_options({"rounds": " 10 "}) == {"rounds": 10}
+    assert GAME.validate_options({}) == {"rounds": 5, "seconds": 30}
+    assert GAME.validate_options(None) == {"rounds": 5, "seconds": 30}
+    assert GAME.validate_options({"rounds": "7"}) == {"rounds": 7, "seconds": 30}
+    assert GAME.validate_options({"rounds": 3}) == {"rounds": 3, "seconds": 30}
+    assert GAME.validate_options({"rounds": " 10 ", "seconds": "5"}) == {"rounds": 10, "seconds": 5}
+    with pytest.raises(RuleError):
+        GAME.validate_options({"seconds": 0})
     for bad in (2, 11, "abc", "", True, 5.0, None, "-4"):
         with pytest.raises(RuleError) as info:
             GAME.validate_options({"rounds": bad})
@@ -119,6 +121,8 @@ def test_options():
         with pytest.raises(RuleError):
             GAME.new(seats, {}, seed=1)
     assert GAME.new(2, {"rounds": "3"}, seed=1).rounds == 3
+    state = GAME.new(2, {"seconds": 7}, seed=1)
+    assert {a.seconds for a in GAME.awaiting(state)} == {7}  # the window length the runner uses
 
 
 def test_state_is_deep_copyable():

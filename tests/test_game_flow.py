@@ -100,7 +100,7 @@ async def test_demo_game_between_people_and_a_bot(server):
 
 
 async def test_timeout_default_and_autopilot(server_factory):
-    srv = server_factory("[games.bids]\nbid_seconds = 1\n[tables]\nafk_timeouts = 2\nbot_delay = 0.05")
+    srv = server_factory("[games.bids]\nseconds = 1\n[tables]\nafk_timeouts = 2\nbot_delay = 0.05")
     anna = await telnet(srv, "Анна")
     anna.send_line("open bids rounds=4")
     anna.send_line("bots 1")
@@ -129,7 +129,7 @@ async def test_reserved_game_verbs_go_to_the_engine(server):
 
 
 async def test_missed_whispers_wait_for_return(server_factory):
-    srv = server_factory("[games.bids]\nbid_seconds = 30\n[tables]\nbot_delay = 0.05")
+    srv = server_factory("[games.bids]\nseconds = 30\n[tables]\nbot_delay = 0.05")
     anna = await telnet(srv, "Анна")
     boris = await telnet(srv, "Борис")
     anna.send_line("open bids rounds=3")

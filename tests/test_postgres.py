@@ -20,7 +20,7 @@ OVER = "Игра за столом {number} окончена"
 
 def pg_config(url: str) -> str:
     # bid_seconds is long so no bid times out while the server is down or restarting.
-    return f'[server]\ndatabase_url = "{url}"\n[games.bids]\nbid_seconds = 40'
+    return f'[server]\ndatabase_url = "{url}"\n[games.bids]\nseconds = 40'
 
 
 async def telnet(srv, name: str, password: str = "secret1", create: bool = True) -> TelnetClient:

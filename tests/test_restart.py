@@ -19,7 +19,7 @@ def hand_of(text: str) -> list[int]:
 
 async def test_kill_9_mid_game_and_carry_on(server_factory, tmp_path):
     data = tmp_path / "data"
-    srv = server_factory("[games.bids]\nbid_seconds = 40", data_dir=data)
+    srv = server_factory("[games.bids]\nseconds = 40", data_dir=data)
     anna = await login(srv, "Анна")
     boris = await login(srv, "Борис", gmcp=True)
     anna.send_line("открыть торги rounds=3")
@@ -49,7 +49,7 @@ async def test_kill_9_mid_game_and_carry_on(server_factory, tmp_path):
     await anna.close()
     await boris.close()
 
-    srv2 = server_factory("[games.bids]\nbid_seconds = 40", data_dir=data)
+    srv2 = server_factory("[games.bids]\nseconds = 40", data_dir=data)
     anna = await login(srv2, "Анна", create=False)
     await anna.expect(f"Вы снова за столом {number}")
     await anna.expect(f"Ваша тайная ставка: {hand_a[1]}")  # the acknowledged action survived

@@ -143,14 +143,12 @@ class TableRunner:
         return (names.pop() if len(names) == 1 else "", frozenset(a.seat for a in awaiting))
 
     def _seconds_for(self, awaiting: list[Awaiting]) -> float | None:
+        """The engine suggests the length of a wait from the table's options (whose defaults
+        come from config [games.<name>]); a game that suggests none gets tables.reaction_seconds."""
         seconds = [a.seconds for a in awaiting if a.default is not None]
         if not seconds:
             return None
-        game_cfg = self.world.config.game(self.table.game_name)
-        configured = game_cfg.get(f"{awaiting[0].kind}_seconds") or game_cfg.get("bid_seconds")
-        option = self.table.options.get("timer")
-        value = option or configured or max(s or self.reaction_seconds for s in seconds)
-        return float(value)
+        return float(max(s or self.reaction_seconds for s in seconds))
 
     def _arm_window(self, force: bool = False) -> None:
         """Keep the deadline while the same wait goes on; set a new one for a new wait."""

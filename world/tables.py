@@ -135,7 +135,9 @@ class TableManager:
                              games=", ".join(sorted(registry.all_games())))
         if self.table_of(account.id) is not None:
             raise TableError("table.already_at_table")
-        raw_options = dict(raw_options)
+        # config [games.<name>] holds this server's defaults for the game's options.
+        defaults = {k: v for k, v in self.config.game(engine.name).items() if k in engine.default_options}
+        raw_options = {**defaults, **raw_options}
         seats_opt = raw_options.pop("seats", None)
         try:
             options = engine.validate_options(raw_options)

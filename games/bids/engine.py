@@ -36,7 +36,8 @@ from . import bot
 
 CARD_MIN, CARD_MAX = 1, 15  # every player's suit
 ROUNDS_MIN, ROUNDS_MAX = 3, 10
-BID_SECONDS = 30  # suggested length of a bidding window; the runner may override it
+BID_SECONDS = 30  # default length of a bidding window (option "seconds")
+SECONDS_MIN, SECONDS_MAX = 1, 3600
 
 FOLD: Action = {"type": "fold"}
 
@@ -51,6 +52,7 @@ class BidsState:
 
     players: int
     rounds: int
+    seconds: int  # length of each bidding window (a suggestion to the runner)
     rng: random.Random  # the game's only source of chance (used while dealing, kept for the rule)
     hands: list[list[int]]  # per seat, sorted; secret
     prize_row: list[int]  # face-down prizes still to come, next one first; secret
@@ -67,23 +69,25 @@ class SealedBids:
     name = "bids"
     min_players = 2
     max_players = 6
-    default_options: dict[str, Any] = {"rounds": 5}
+    default_options: dict[str, Any] = {"rounds": 5, "seconds": BID_SECONDS}
 
     # ----------------------------------------------------------------------------- setting up
 
     def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults filled in, numbers parsed from text ("7" -> 7); anything else is refused."""
         result = dict(self.default_options)
+        limits = {"rounds": (ROUNDS_MIN, ROUNDS_MAX), "seconds": (SECONDS_MIN, SECONDS_MAX)}
         for name, value in (options or {}).items():
-            if name != "rounds":
+            if name not in limits:
                 raise RuleError("bids.error.bad_option", name=name, value=value)
-            result[name] = _parse_int(value, ROUNDS_MIN, ROUNDS_MAX, name)
+            result[name] = _parse_int(value, *limits[name], name)
         return result
 
     def new(self, seats: int, options: dict[str, Any], seed: int) -> BidsState:
         if not self.min_players <= seats <= self.max_players:
             raise RuleError("bids.error.bad_option", name="players", value=seats)
-        rounds = self.validate_options(options)["rounds"]
+        options = self.validate_options(options)
+        rounds = options["rounds"]
         rng = random.Random(seed)
         # Deal in a fixed order (seat 0 first, then the prize row) so a seed always gives one game.
         hands = [sorted(rng.sample(range(CARD_MIN, CARD_MAX + 1), rounds)) for _ in range(seats)]
@@ -92,6 +96,7 @@ class SealedBids:
         state = BidsState(
             players=seats,
             rounds=rounds,
+            seconds=options["seconds"],
             rng=rng,
             hands=hands,
             prize_row=prize_row,
@@ -120,7 +125,7 @@ class SealedBids:
         if state.over:
             return []
         return [
-            Awaiting(seat, "reaction", BID_SECONDS, self._default_action(state, seat),
+            Awaiting(seat, "reaction", state.seconds, self._default_action(state, seat),
                      window=f"round-{state.round}")
             for seat in range(state.players)
             if seat not in state.moves
