@@ -22,7 +22,7 @@ from tortoise.transactions import in_transaction
 
 from .messages import Msg, msg
 from .models import ActionLogEntry, GameTable, InboxItem
-from .presenters import present_params, present_view
+from .presenters import present_params, present_status, present_view
 
 if TYPE_CHECKING:
     from .tables import Table, TableManager
@@ -121,6 +121,7 @@ class TableRunner:
             raise RuleError("table.error.storage")
         table.step = step
         await self._send_events(events)
+        self._send_status()
         if self.engine.outcome(table.game) is not None:
             await self._finish()
             return
@@ -291,6 +292,20 @@ class TableRunner:
                        "whisper": event.is_whisper}
             for session in sessions:
                 session.gmcp("Korchma.Game.Event", payload)
+
+    def _send_status(self) -> None:
+        """After every change, each seated player (and watcher) online gets the game's status
+        line(s) from its own view, if the game's presenter has one."""
+        table = self.table
+        awaiting = self.engine.awaiting(table.game)
+        viewers = [(s.account_id, s.number) for s in table.seats if s.account_id is not None]
+        viewers += [(w, None) for w in table.watchers]
+        for account_id, number in viewers:
+            if not self.world.is_online(account_id) or self.manager.at_table.get(account_id) != table.number:
+                continue
+            view = self.engine.view(table.game, SPECTATOR if number is None else number)
+            for message in present_status(table, view, number, self.deadline, awaiting):
+                self.world.deliver(account_id, message)
 
     def _send_awaiting(self) -> None:
         """GMCP: each seated player's view and what the game waits for from them."""

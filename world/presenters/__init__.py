@@ -51,4 +51,15 @@ def present_view(table: "Table", view: dict[str, Any], seat: int | None, deadlin
     return module.describe(table, view, seat, seconds_left(deadline), {a.seat for a in awaiting})
 
 
-__all__ = ["present_params", "present_view", "seat_name", "msg"]
+def present_status(table: "Table", view: dict[str, Any], seat: int | None, deadline: datetime | None,
+                   awaiting: list[Any]) -> list[Msg]:
+    """A short status after every change, for games whose presenter has ``status`` (the design
+    card's "show the table at every change"); [] for the others."""
+    module = import_module(f"{__name__}.{table.game_name}")
+    status = getattr(module, "status", None)
+    if status is None:
+        return []
+    return status(table, view, seat, seconds_left(deadline), {a.seat for a in awaiting})
+
+
+__all__ = ["present_params", "present_view", "present_status", "seat_name", "msg"]
