@@ -222,6 +222,28 @@ class _NoReader:
         pass
 
 
+_last_gmcp: list[Any] = [None, None, b""]  # (data, package, frame) of the last frame built
+
+
+def _gmcp_frame(package: str, data: Any) -> bytes:
+    """IAC SB GMCP "Package json" IAC SE. A broadcast hands the same object to every session in a
+    row, so the last frame is kept (with a reference to its data, so the object cannot change
+    identity) and a room of N players costs one json.dumps, not N."""
+    if _last_gmcp[0] is data and _last_gmcp[1] == package and data is not None:
+        return _last_gmcp[2]
+    try:
+        body = package.encode("utf-8")
+        if data is not None:
+            body += b" " + json.dumps(data, ensure_ascii=False, separators=(",", ":"),
+                                      default=str).encode("utf-8")
+    except (TypeError, ValueError):
+        log.exception("GMCP %s not serializable", package)
+        return b""
+    frame = IAC + SB + GMCP + body.replace(IAC, IAC + IAC) + IAC + SE
+    _last_gmcp[:] = [data, package, frame]
+    return frame
+
+
 class _Wire(bytes):
     """Bytes ready for the wire: encoded, with 0xFF already doubled."""
 
@@ -501,15 +523,9 @@ class TelnetSession(Session):
         w = self.writer
         if self._gone or not w.local_option.enabled(GMCP):
             return
-        try:
-            body = package.encode("utf-8")
-            if data is not None:
-                body += b" " + json.dumps(data, ensure_ascii=False, separators=(",", ":"),
-                                          default=str).encode("utf-8")
-        except (TypeError, ValueError):
-            log.exception("GMCP %s not serializable", package)
-            return
-        w.send_iac(IAC + SB + GMCP + body.replace(IAC, IAC + IAC) + IAC + SE)
+        frame = _gmcp_frame(package, data)
+        if frame:
+            w.send_iac(frame)
 
     def set_echo(self, on: bool) -> None:
         if self._gone:
