@@ -66,6 +66,7 @@ from .session import Session
 if TYPE_CHECKING:
     from .app import App
 
+MAX_BACKLOG = 512 * 1024  # bytes of output queued for one client before it is dropped
 log = logging.getLogger("korchma.ssh")
 
 PROMPT = "> "
@@ -592,6 +593,11 @@ class SSHSession(Session, asyncssh.SSHServerSession):
 
     def write(self, rendered: Any) -> None:
         if self._chan is None or self._lost:
+            return
+        if self._chan.get_write_buffer_size() > MAX_BACKLOG:
+            # A client that stopped reading must not make the server hold its output for ever.
+            log.info("ssh %s stopped reading; dropped", self.address)
+            self._chan.close()
             return
         if self._pt is None:
             if self._pty:
