@@ -1,3 +1,4 @@
 """Importing this module registers every command."""
 from . import account, admin, hall, table  # noqa: F401
 from .games import bids  # noqa: F401
+from .games import coup  # noqa: F401

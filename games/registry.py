@@ -6,8 +6,9 @@ from .base import GameEngine
 
 def all_games() -> dict[str, GameEngine]:
     from .bids import GAME as bids
+    from .coup import GAME as coup
 
-    return {g.name: g for g in (bids,)}
+    return {g.name: g for g in (bids, coup)}
 
 
 def get(name: str) -> GameEngine | None:

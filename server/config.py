@@ -39,7 +39,7 @@ DEFAULTS: dict[str, Any] = {
         "bot_level": "normal",
         "bot_delay": 1.0,
     },
-    "games": {"bids": {"rounds": 5, "seconds": 30}},
+    "games": {"bids": {"rounds": 5, "seconds": 30}, "coup": {"turn": 60, "reaction": 20}},
 }
 
 

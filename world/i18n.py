@@ -102,11 +102,35 @@ class _Formatter(string.Formatter):
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
         if isinstance(key, str):
-            value = kwargs.get(key, "{" + key + "}")
-            if hasattr(value, "key") and hasattr(value, "params"):  # a nested message
-                return t(self.lang, value.key, **value.params)
-            return value
+            return render_value(self.lang, kwargs.get(key, "{" + key + "}"))
         return super().get_value(key, args, kwargs)
+
+
+def nested(key: str, **params: Any) -> dict[str, Any]:
+    """A message inside a parameter, as plain JSON-able data (it can wait in the inbox):
+    rendered in the reader's language like a nested :class:`Msg`."""
+    return {"$msg": key, "params": params}
+
+
+def nested_list(items: list[Any], sep: str = ", ") -> dict[str, Any]:
+    """A list of values (nested messages or plain values) rendered joined by ``sep``."""
+    return {"$list": list(items), "sep": sep}
+
+
+def render_value(lang: str, value: Any) -> Any:
+    """A parameter as it reads in ``lang``: a nested Msg, a ``{"$msg": key, "params": {...}}``
+    dict or a ``{"$list": [...], "sep": ", "}`` dict becomes text; anything else is itself."""
+    if hasattr(value, "key") and hasattr(value, "params"):  # a nested Msg
+        return t(lang, value.key, **value.params)
+    if isinstance(value, dict):
+        if isinstance(value.get("$msg"), str):
+            params = value.get("params")
+            return t(lang, value["$msg"], **(params if isinstance(params, dict) else {}))
+        if isinstance(value.get("$list"), list):
+            sep = value.get("sep")
+            return (sep if isinstance(sep, str) else ", ").join(
+                str(render_value(lang, item)) for item in value["$list"])
+    return value
 
 
 @lru_cache(maxsize=4096)

@@ -73,6 +73,7 @@ class TableRunner:
             start_events = getattr(self.engine, "start_events", None)
             if start_events is not None:
                 await self._send_events(start_events(table.game))
+            self._send_status()
             self._after_step()
 
     async def replay(self, entries: list[ActionLogEntry], deadline_at: datetime | None,

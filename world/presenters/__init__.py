@@ -36,7 +36,24 @@ def present_params(table: "Table", params: dict[str, Any]) -> dict[str, Any]:
             out[key + "_n"] = len(value)
         else:
             out[key] = value
+    # A game may say more about its own parameters (e.g. Coup's role keys become role names in
+    # each reader's language): ``event_params(table, raw_params, params) -> params`` in its
+    # presenter module. What it returns must stay JSON-able (it may wait in the inbox), so
+    # nested messages are i18n.nested(...) dicts, not Msg objects.
+    hook = getattr(_game_module(table), "event_params", None)
+    if hook is not None:
+        out = hook(table, params, out)
     return out
+
+
+def _game_module(table: "Table") -> Any:
+    name = f"{__name__}.{table.game_name}"
+    try:
+        return import_module(name)
+    except ModuleNotFoundError as err:  # a game without a presenter; errors inside one still show
+        if err.name != name:
+            raise
+        return None
 
 
 def seconds_left(deadline: datetime | None) -> int | None:

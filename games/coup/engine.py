@@ -1,0 +1,857 @@
+"""Coup («Переворот»): the pure rules engine.
+
+The contract with the verbs, presenters and bots is docs/coup-protocol.md; the rules come from
+seeds 000 (Russian edition) and 001 (Ukrainian text of the French edition) as
+../shared/rules/coup.md decides (row numbers "#7" below refer to its table).
+
+Layout (as in games/bids): ``CoupState`` is plain data (small lists and ints, plus the game's
+``random.Random``); ``Coup`` holds no data and every method takes the state. ``apply`` checks the
+action completely before touching anything, then changes the state and returns the events.
+
+A turn runs as a small state machine (``state.stage``):
+
+    turn -> [challenge_action -> prove -> lose] -> [block -> challenge_block -> prove -> lose]
+         -> resolve (income/aid/tax/steal, or lose for coup/assassinate, exchange, examine_*)
+
+Losses are taken one at a time: ``_lose`` either turns up the only card at once or opens a
+``lose`` stage; either way the turn then carries on from ``state.after`` (a continuation tag).
+"""
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError
+
+# ------------------------------------------------------------------------------------ constants
+
+ROLE_KEYS = ("duke", "assassin", "captain", "ambassador", "inquisitor", "contessa")
+ROLE_OPTIONS = {"advisor": "advisor", "ambassador": "advisor",
+                "investigator": "investigator", "inquisitor": "investigator"}
+FIFTH_OF = {"advisor": "ambassador", "investigator": "inquisitor"}
+CHALLENGE_ORDERS = ("seat", "first")
+EXAMINE_MODES = ("choose", "always_swap")
+TURN_LIMITS = (10, 3600)
+REACTION_LIMITS = (5, 600)
+
+COUP_COST = 7
+ASSASSINATE_COST = 3
+FORCED_COUP = 10
+STEAL_MAX = 2
+TOTAL_COINS = 50  # the box (000: 50 coins); 54 for 7-8 players (001: 24 + 6 x 5)
+TOTAL_COINS_BIG = 54
+
+TURN_ACTIONS = frozenset(("income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"))
+TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
+COSTS = {"coup": COUP_COST, "assassinate": ASSASSINATE_COST}
+WINDOWS = frozenset(("challenge_action", "block", "challenge_block"))
+CLAIMS = {"tax": "duke", "assassinate": "assassin", "steal": "captain", "examine": "inquisitor"}
+GAIN = {"income": 1, "foreign_aid": 2, "tax": 3}
+
+EVERYONE = Audience.everyone()
+_ONLY = [Audience.only(seat) for seat in range(8)]
+_BOT: list[Any] = [None]  # games/coup/bot.py, once imported
+
+
+def _allow() -> Action:
+    return {"type": "allow"}
+
+
+# ------------------------------------------------------------------------------------ state
+
+
+class CoupState:
+    """Everything about one game. ``copy()`` is the fast way to fork a game (deepcopy works too)."""
+
+    __slots__ = (
+        # table and options
+        "players", "roles", "fifth", "first_wins", "always_swap", "turn_seconds", "reaction_seconds",
+        "rng",
+        # cards and coins
+        "hands", "face_up", "court", "coins", "treasury", "alive", "living",
+        # turn and stage
+        "active", "turn", "stage", "wait_no", "window", "winner", "picked",
+        # the action under way (pending)
+        "action", "actor", "target", "claim", "paid", "blocker", "block_role",
+        "challenger", "challenged", "challenged_role", "losing", "lose_default", "after",
+        # the open reaction window
+        "order", "answered", "acted",
+        # exchange and examination
+        "drawn", "shown",
+        # cache of awaiting() for the current wait (not game data)
+        "waits", "waits_no",
+    )
+
+    def __init__(self) -> None:
+        self.players = 0
+        self.roles: tuple[str, ...] = ()  # the five roles in play, in the fixed order
+        self.fifth = "ambassador"
+        self.first_wins = False  # challenge_order=first
+        self.always_swap = False  # examine=always_swap
+        self.turn_seconds = 60
+        self.reaction_seconds = 20
+        self.rng = random.Random()
+        self.hands: list[list[str]] = []  # face-down roles per seat (secret)
+        self.face_up: list[list[str]] = []  # lost influence per seat (public)
+        self.court: list[str] = []  # the Court deck, always shuffled; draws pop from the end (secret)
+        self.coins: list[int] = []
+        self.treasury = 0
+        self.alive: list[bool] = []
+        self.living = 0
+        self.active = 0
+        self.turn = 1
+        self.stage = "turn"
+        self.wait_no = 0  # counts waits, for unique window names
+        self.window = ""
+        self.winner: int | None = None
+        self.picked: list[str | None] | None = None  # 2-player draft picks
+        self._clear_pending()
+        self.order: list[int] = []  # eligible seats of the open window, in priority order
+        self.answered: list[int] = []  # seats that allowed in the open window
+        self.acted: dict[int, Action] = {}  # challenge_order=seat: challenges/blocks waiting for priority
+        self.waits: list[Awaiting] = []
+        self.waits_no = -1
+
+    def _clear_pending(self) -> None:
+        self.action: str | None = None
+        self.actor: int | None = None
+        self.target: int | None = None
+        self.claim: str | None = None
+        self.paid = 0
+        self.blocker: int | None = None
+        self.block_role: str | None = None
+        self.challenger: int | None = None
+        self.challenged: int | None = None
+        self.challenged_role: str | None = None
+        self.losing: int | None = None
+        self.lose_default: str | None = None
+        self.after = ""
+        self.drawn: list[str] = []
+        self.shown: str | None = None
+
+    def copy(self) -> "CoupState":
+        """An independent twin (its own RNG in the same state): much faster than deepcopy."""
+        twin = CoupState.__new__(CoupState)
+        for name in CoupState.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.hands = [list(h) for h in self.hands]
+        twin.face_up = [list(f) for f in self.face_up]
+        twin.court = list(self.court)
+        twin.coins = list(self.coins)
+        twin.alive = list(self.alive)
+        twin.picked = None if self.picked is None else list(self.picked)
+        twin.order = list(self.order)
+        twin.answered = list(self.answered)
+        twin.acted = dict(self.acted)
+        twin.drawn = list(self.drawn)
+        return twin
+
+    def __deepcopy__(self, memo: dict) -> "CoupState":
+        return self.copy()
+
+    def data(self) -> dict[str, Any]:
+        """Every field as plain data (the RNG as its internal state), for comparisons in tests."""
+        out = {name: getattr(self, name) for name in CoupState.__slots__ if name not in ("rng", "waits", "waits_no")}
+        out["rng"] = self.rng.getstate()
+        return out
+
+
+# ------------------------------------------------------------------------------------ engine
+
+
+class Coup:
+    name = "coup"
+    min_players = 2
+    max_players = 8
+    default_options: dict[str, Any] = {"role": "advisor", "challenge_order": "seat", "examine": "choose",
+                                       "turn": 60, "reaction": 20}
+
+    # ----------------------------------------------------------------------------- setting up
+
+    def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, words and numbers parsed from text; anything else is refused."""
+        result = dict(self.default_options)
+        for name, value in (options or {}).items():
+            if name == "role":
+                result[name] = ROLE_OPTIONS.get(_word(value), None) or _bad(name, value)
+            elif name == "challenge_order":
+                word = _word(value)
+                result[name] = word if word in CHALLENGE_ORDERS else _bad(name, value)
+            elif name == "examine":
+                word = _word(value).replace("-", "_")
+                result[name] = word if word in EXAMINE_MODES else _bad(name, value)
+            elif name == "turn":
+                result[name] = _parse_int(value, *TURN_LIMITS, name)
+            elif name == "reaction":
+                result[name] = _parse_int(value, *REACTION_LIMITS, name)
+            else:
+                _bad(name, value)
+        return result
+
+    def new(self, seats: int, options: dict[str, Any] | None, seed: int) -> CoupState:
+        if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_players <= seats <= self.max_players:
+            raise RuleError("coup.error.bad_option", name="players", value=seats)
+        opts = self.validate_options(options)
+        s = CoupState()
+        s.players = seats
+        s.fifth = FIFTH_OF[opts["role"]]
+        s.roles = ("duke", "assassin", "captain", s.fifth, "contessa")
+        s.first_wins = opts["challenge_order"] == "first"
+        s.always_swap = opts["examine"] == "always_swap"
+        s.turn_seconds = opts["turn"]
+        s.reaction_seconds = opts["reaction"]
+        rng = s.rng = random.Random(seed)
+        s.active = rng.randrange(seats)  # the first player is random (#4)
+        s.coins = [2] * seats
+        if seats == 2:
+            # #26: three piles of one of each role; one pile is shuffled, each player gets one of its
+            # cards and its other three form the Court; each then drafts a second card from an own pile.
+            pile = list(s.roles)
+            rng.shuffle(pile)
+            s.hands = [[pile.pop()], [pile.pop()]]
+            s.court = pile
+            s.picked = [None, None]
+            s.coins[s.active] = 1  # [2P] the starting player starts with 1 coin
+            stage = "draft"
+        else:
+            copies = 4 if seats >= 7 else 3  # #1, #27
+            deck = [role for role in s.roles for _ in range(copies)]
+            rng.shuffle(deck)
+            s.hands = [[deck.pop(), deck.pop()] for _ in range(seats)]
+            s.court = deck
+            stage = "turn"
+        s.face_up = [[] for _ in range(seats)]
+        s.alive = [True] * seats
+        s.living = seats
+        s.treasury = (TOTAL_COINS_BIG if seats >= 7 else TOTAL_COINS) - sum(s.coins)
+        _enter(s, stage)
+        return s
+
+    def start_events(self, state: CoupState) -> list[Event]:
+        """What to announce when the game begins; reads the state without changing it."""
+        s = state
+        events = [Event(EVERYONE, "coup.start", {"players": s.players, "fifth": s.fifth})]
+        for seat, hand in enumerate(s.hands):
+            events.append(Event(_ONLY[seat], "coup.hand", {"seat": seat, "roles": list(hand)}))
+        if s.stage == "draft":
+            events.append(Event(EVERYONE, "coup.draft_start", {}))
+        else:
+            events.append(_turn_event(s))
+        return events
+
+    # ----------------------------------------------------------------------------- questions
+
+    def awaiting(self, state: CoupState) -> list[Awaiting]:
+        s = state
+        if s.waits_no != s.wait_no:  # one set of Awaiting objects per wait (they are immutable)
+            s.waits = self._waits(s)
+            s.waits_no = s.wait_no
+        waits = s.waits
+        stage = s.stage
+        if stage in WINDOWS:
+            if s.answered or s.acted:
+                answered, acted = s.answered, s.acted
+                return [w for w in waits if w.seat not in answered and w.seat not in acted]
+        elif stage == "draft":
+            picked = s.picked
+            return [w for w in waits if picked[w.seat] is None]
+        return list(waits)
+
+    def _waits(self, s: CoupState) -> list[Awaiting]:
+        """Everyone the current wait may await, with their defaults."""
+        stage = s.stage
+        if stage == "turn":
+            return [Awaiting(s.active, "turn", s.turn_seconds, _default_turn(s), s.window)]
+        react, window = s.reaction_seconds, s.window
+        if stage in WINDOWS:
+            return [Awaiting(seat, "reaction", react, _allow(), window) for seat in s.order]
+        if stage == "lose":
+            return [Awaiting(s.losing, "choice", react, {"type": "lose", "role": s.lose_default}, window)]
+        if stage == "prove":
+            held = s.challenged_role in s.hands[s.challenged]
+            return [Awaiting(s.challenged, "choice", react, {"type": "prove" if held else "concede"}, window)]
+        if stage == "exchange":
+            held = sorted(s.hands[s.active], key=s.roles.index)  # as legal() lists it
+            return [Awaiting(s.active, "choice", react, {"type": "keep", "roles": held}, window)]
+        if stage == "examine_show":
+            return [Awaiting(s.target, "choice", react, {"type": "show", "role": s.hands[s.target][0]}, window)]
+        if stage == "examine_decide":
+            return [Awaiting(s.active, "choice", react, {"type": "examine_return"}, window)]
+        if stage == "draft":
+            return [Awaiting(seat, "choice", react, {"type": "draft", "role": s.roles[0]}, window) for seat in (0, 1)]
+        return []  # over
+
+    def legal(self, state: CoupState, seat: int) -> list[Action]:
+        s = state
+        stage = s.stage
+        if stage == "turn":
+            return _turn_actions(s) if seat == s.active else []
+        if stage in WINDOWS:
+            if seat not in s.order or seat in s.answered or seat in s.acted:
+                return []
+            if stage == "block":
+                return [{"type": "block", "role": role} for role in _block_roles(s)] + [_allow()]
+            return [{"type": "challenge"}, _allow()]
+        if stage == "lose":
+            return [{"type": "lose", "role": r} for r in _distinct(s.hands[seat])] if seat == s.losing else []
+        if stage == "prove":
+            if seat != s.challenged:
+                return []
+            held = s.challenged_role in s.hands[seat]
+            return ([{"type": "prove"}] if held else []) + [{"type": "concede"}]
+        if stage == "exchange":
+            return [{"type": "keep", "roles": list(keep)} for keep in _keeps(s)] if seat == s.active else []
+        if stage == "examine_show":
+            return [{"type": "show", "role": r} for r in _distinct(s.hands[seat])] if seat == s.target else []
+        if stage == "examine_decide":
+            return [{"type": "examine_return"}, {"type": "examine_swap"}] if seat == s.active else []
+        if stage == "draft":
+            if seat in (0, 1) and s.picked[seat] is None:
+                return [{"type": "draft", "role": role} for role in s.roles]
+            return []
+        return []
+
+    def outcome(self, state: CoupState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome((state.winner,), "coup.outcome.winner", {"seat": state.winner})
+
+    def view(self, state: CoupState, viewer: int) -> dict[str, Any]:
+        """What ``viewer`` may know. Every list is a fresh copy, so callers cannot reach the state."""
+        s = state
+        pending = None
+        if s.action is not None:
+            pending = {"action": s.action, "actor": s.actor, "target": s.target, "claim": s.claim,
+                       "blocker": s.blocker, "block_role": s.block_role, "challenger": s.challenger,
+                       "challenged": s.challenged, "challenged_role": s.challenged_role,
+                       "losing": s.losing, "answered": list(s.answered)}
+        view: dict[str, Any] = {
+            "game": "coup", "viewer": viewer, "players": s.players, "fifth": s.fifth,
+            "coins": list(s.coins), "treasury": s.treasury, "court": len(s.court),
+            "face_up": list(map(list, s.face_up)), "cards": list(map(len, s.hands)),
+            "alive": list(s.alive), "active": s.active, "turn": s.turn, "stage": s.stage,
+            "pending": pending, "winner": s.winner,
+        }
+        if isinstance(viewer, int) and 0 <= viewer < s.players:
+            mine = viewer == s.active
+            view["hand"] = list(s.hands[viewer])
+            view["drawn"] = list(s.drawn) if mine and s.stage == "exchange" else []
+            view["shown"] = s.shown if mine and s.stage == "examine_decide" else None
+        elif viewer == MASTER:
+            view["hands"] = list(map(list, s.hands))
+            view["court_cards"] = list(s.court)
+            view["drawn"] = list(s.drawn)
+            view["shown"] = s.shown
+        return view
+
+    def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
+        bot = _BOT[0]
+        if bot is None:
+            try:
+                from . import bot  # lazily: games/coup/bot.py is written separately
+            except ImportError:
+                return rng.choice(legal)
+            _BOT[0] = bot
+        return bot.bot_action(view, legal, rng, level)
+
+    # ----------------------------------------------------------------------------- the one change
+
+    def apply(self, state: CoupState, seat: int, action: Action) -> list[Event]:
+        s = state
+        stage = s.stage
+        if stage == "over":
+            raise RuleError("coup.error.game_over")
+        kind = action.get("type") if isinstance(action, dict) else None
+        if not isinstance(kind, str):
+            raise RuleError("coup.error.no_such_action")
+        events: list[Event] = []
+        if stage == "turn":
+            target = _check_turn(s, seat, kind, action)
+            _declare(s, seat, kind, target, events)
+        elif stage in WINDOWS:
+            role = _check_window(s, seat, kind, action)
+            _answer(s, seat, kind, role, events)
+        elif stage == "prove":
+            if seat != s.challenged:
+                raise RuleError("coup.error.not_your_turn")
+            if kind == "prove":
+                if s.challenged_role not in s.hands[seat]:
+                    raise RuleError("coup.error.no_such_card", role=s.challenged_role)
+                _proven(s, events)
+            elif kind == "concede":
+                _conceded(s, events)
+            else:
+                raise RuleError("coup.error.no_such_action")
+        elif stage == "lose":
+            if seat != s.losing:
+                raise RuleError("coup.error.not_your_turn")
+            if kind != "lose":
+                raise RuleError("coup.error.no_such_action")
+            role = action.get("role")
+            if role not in s.hands[seat]:
+                raise RuleError("coup.error.no_such_card", role=role)
+            _turn_up(s, seat, role, events)
+        elif stage == "exchange":
+            if seat != s.active:
+                raise RuleError("coup.error.not_your_turn")
+            if kind != "keep":
+                raise RuleError("coup.error.no_such_action")
+            _keep(s, seat, _check_keep(s, seat, action.get("roles")), events)
+        elif stage == "examine_show":
+            if seat != s.target:
+                raise RuleError("coup.error.not_your_turn")
+            if kind != "show":
+                raise RuleError("coup.error.no_such_action")
+            role = action.get("role")
+            if role not in s.hands[seat]:
+                raise RuleError("coup.error.no_such_card", role=role)
+            _show(s, role, events)
+        elif stage == "examine_decide":
+            if seat != s.active:
+                raise RuleError("coup.error.not_your_turn")
+            if kind == "examine_return":
+                params = {"actor_seat": s.actor, "target_seat": s.target}
+                events.append(Event(EVERYONE, "coup.examine_returned", params))
+                _end_turn(s, events)
+            elif kind == "examine_swap":
+                _swap(s, events)
+            else:
+                raise RuleError("coup.error.no_such_action")
+        elif stage == "draft":
+            if not isinstance(seat, int) or isinstance(seat, bool) or seat not in (0, 1):
+                raise RuleError("coup.error.not_your_turn")
+            if s.picked[seat] is not None:
+                raise RuleError("coup.error.already_answered")
+            if kind != "draft":
+                raise RuleError("coup.error.no_such_action")
+            role = action.get("role")
+            if role not in s.roles:
+                raise RuleError("coup.error.not_in_deck", role=role)
+            _draft(s, seat, role, events)
+        return events
+
+
+# ------------------------------------------------------------------------------------ checks
+
+
+def _check_turn(s: CoupState, seat: int, kind: Any, action: Action) -> int | None:
+    """Validate a declared action; return its target (or None)."""
+    if seat != s.active or isinstance(seat, bool):
+        raise RuleError("coup.error.not_your_turn")
+    if kind not in TURN_ACTIONS:
+        raise RuleError("coup.error.no_such_action")
+    if kind == "examine" and s.fifth != "inquisitor":
+        raise RuleError("coup.error.not_in_deck", role="inquisitor")
+    coins = s.coins[seat]
+    if coins >= FORCED_COUP and kind != "coup":
+        raise RuleError("coup.error.must_coup")  # #6
+    cost = COSTS.get(kind, 0)
+    if coins < cost:
+        raise RuleError("coup.error.not_enough_coins", need=cost)
+    if kind not in TARGETED:
+        return None
+    target = action.get("target")
+    if (not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < s.players
+            or target == seat or not s.alive[target]):
+        raise RuleError("coup.error.bad_target")
+    return target
+
+
+def _check_window(s: CoupState, seat: int, kind: Any, action: Action) -> str | None:
+    """Validate an answer in a reaction window; return the block role (or None)."""
+    order, role = s.order, None
+    if kind == "block":
+        role = action.get("role")
+        if role not in ROLE_KEYS or role not in s.roles:
+            raise RuleError("coup.error.not_in_deck", role=role)
+        if s.stage != "block" or seat not in order or role not in _block_roles(s):
+            raise RuleError("coup.error.cannot_block")
+    elif kind != "allow" and (kind != "challenge" or s.stage == "block"):
+        raise RuleError("coup.error.no_such_action" if seat in order else "coup.error.not_your_turn")
+    if seat not in order:
+        raise RuleError("coup.error.not_your_turn")
+    if seat in s.answered or seat in s.acted:
+        raise RuleError("coup.error.already_answered")
+    return role
+
+
+def _check_keep(s: CoupState, seat: int, roles: Any) -> list[str]:
+    hand = s.hands[seat]
+    if not isinstance(roles, (list, tuple)) or len(roles) != len(hand):
+        raise RuleError("coup.error.bad_keep")
+    pool = hand + s.drawn
+    for role in roles:
+        if not isinstance(role, str) or roles.count(role) > pool.count(role):
+            raise RuleError("coup.error.bad_keep")
+    return list(roles)
+
+
+# ------------------------------------------------------------------------------------ flow
+
+
+def _enter(s: CoupState, stage: str) -> None:
+    s.stage = stage
+    s.wait_no += 1
+    s.window = f"t{s.turn}.{s.wait_no}-{stage}"
+
+
+def _turn_event(s: CoupState) -> Event:
+    return Event(EVERYONE, "coup.turn", {"seat": s.active, "coins": s.coins[s.active]})
+
+
+def _others_from(s: CoupState, seat: int) -> list[int]:
+    """Living seats other than ``seat``, clockwise from its left."""
+    n, alive = s.players, s.alive
+    return [x % n for x in range(seat + 1, seat + n) if alive[x % n]]
+
+
+def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: list[Event]) -> None:
+    claim = s.fifth if kind == "exchange" else CLAIMS.get(kind)
+    cost = COSTS.get(kind, 0)
+    if cost:  # paid costs leave at once (#10)
+        s.coins[seat] -= cost
+        s.treasury += cost
+    s.action, s.actor, s.target, s.claim, s.paid = kind, seat, target, claim, cost
+    params: dict[str, Any] = {"actor_seat": seat, "action": kind}
+    if target is not None:
+        params["target_seat"] = target
+    if claim is not None:
+        params["claim"] = claim
+    events.append(Event(EVERYONE, "coup.declare", params))
+    if kind == "income":
+        _gain(s, seat, "income", events)
+        _end_turn(s, events)
+    elif kind == "coup":
+        _lose(s, target, "end", events)
+    elif claim is not None:
+        _open(s, "challenge_action", _others_from(s, seat))
+    else:  # foreign aid: nothing to challenge, straight to the blocks
+        _claim_stands(s, events)
+
+
+def _gain(s: CoupState, seat: int, kind: str, events: list[Event]) -> None:
+    amount = GAIN[kind]
+    s.coins[seat] += amount
+    s.treasury -= amount
+    events.append(Event(EVERYONE, "coup." + kind, {"seat": seat, "coins": amount, "total": s.coins[seat]}))
+
+
+def _open(s: CoupState, stage: str, order: list[int]) -> None:
+    s.order = order
+    s.answered = []
+    s.acted = {}
+    _enter(s, stage)
+
+
+def _block_roles(s: CoupState) -> tuple[str, ...]:
+    kind = s.action
+    if kind == "foreign_aid":
+        return ("duke",)
+    if kind == "assassinate":
+        return ("contessa",)
+    if kind == "steal":
+        return ("captain", s.fifth)  # #20
+    return ()
+
+
+def _claim_stands(s: CoupState, events: list[Event]) -> None:
+    """The action's claim was not challenged (or was proven): on to the blocks, or resolve."""
+    kind = s.action
+    if kind == "foreign_aid":
+        _open(s, "block", _others_from(s, s.actor))  # anyone may block foreign aid (#9)
+    elif kind in ("assassinate", "steal"):
+        if s.alive[s.target]:
+            _open(s, "block", [s.target])  # only the target (#9); also after losing a challenge (#17)
+        else:
+            _end_turn(s, events)  # the target is out already: nothing left to do
+    else:
+        _resolve(s, events)
+
+
+def _answer(s: CoupState, seat: int, kind: str, role: str | None, events: list[Event]) -> None:
+    if kind == "allow":
+        s.answered.append(seat)
+        events.append(Event(EVERYONE, "coup.allowed", {"seat": seat}))
+    elif s.first_wins:
+        _won(s, seat, kind, role, events)
+        return
+    else:
+        # challenge_order=seat: it wins once every seat before it in priority order has allowed.
+        s.acted[seat] = {"type": kind, "role": role}
+        events.append(Event(_ONLY[seat], "coup.queued", {"seat": seat, "kind": kind}))
+    acted, answered = s.acted, s.answered
+    for x in s.order:
+        act = acted.get(x)
+        if act is not None:
+            _won(s, x, act["type"], act["role"], events)
+            return
+        if x not in answered:
+            return  # still waiting for a seat with priority
+    # Everyone allowed: the window closes.
+    stage = s.stage
+    if stage == "challenge_action":
+        _claim_stands(s, events)
+    elif stage == "block":
+        _resolve(s, events)
+    else:
+        _blocked(s, events)
+
+
+def _won(s: CoupState, seat: int, kind: str, role: str | None, events: list[Event]) -> None:
+    """A challenge or a block that takes effect."""
+    if kind == "block":
+        s.blocker, s.block_role = seat, role
+        events.append(Event(EVERYONE, "coup.block", {"blocker_seat": seat, "role": role, "actor_seat": s.actor}))
+        # Anyone but the blocker may challenge it, the active player first (#7, 000).
+        actor = s.actor
+        order = [actor] + [x for x in _others_from(s, actor) if x != seat]
+        _open(s, "challenge_block", order)
+        return
+    if s.stage == "challenge_action":
+        challenged, role = s.actor, s.claim
+    else:
+        challenged, role = s.blocker, s.block_role
+    s.challenger, s.challenged, s.challenged_role = seat, challenged, role
+    s.order, s.answered, s.acted = [], [], {}
+    events.append(Event(EVERYONE, "coup.challenge", {"challenger_seat": seat, "target_seat": challenged, "role": role}))
+    _enter(s, "prove")
+
+
+def _proven(s: CoupState, events: list[Event]) -> None:
+    """#11: the card is shown, shuffled into the Court, a new one drawn; the challenger loses one."""
+    seat, role = s.challenged, s.challenged_role
+    events.append(Event(EVERYONE, "coup.proven", {"seat": seat, "role": role}))
+    _replace_card(s, seat, role, events)
+    _lose(s, s.challenger, "stands" if s.blocker is None else "blocked", events)
+
+
+def _replace_card(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
+    """The card goes into the Court, the Court is shuffled, the seat draws a new card (whispered)."""
+    hand, court = s.hands[seat], s.court
+    hand.remove(role)
+    court.append(role)
+    s.rng.shuffle(court)
+    new = court.pop()
+    hand.append(new)
+    events.append(Event(_ONLY[seat], "coup.new_card", {"seat": seat, "role": new}))
+
+
+def _conceded(s: CoupState, events: list[Event]) -> None:
+    """#12, #16: the claim fails (bluff or concession alike, so nobody learns which)."""
+    seat = s.challenged
+    events.append(Event(EVERYONE, "coup.concede", {"seat": seat, "role": s.challenged_role}))
+    if s.blocker is None:
+        if s.paid:  # #12: coins paid come back
+            s.coins[seat] += s.paid
+            s.treasury -= s.paid
+            events.append(Event(EVERYONE, "coup.refund", {"seat": seat, "amount": s.paid}))
+            s.paid = 0
+        _lose(s, seat, "end", events)
+    else:
+        _lose(s, seat, "resolve", events)  # #14: a false block: the action goes ahead
+
+
+def _lose(s: CoupState, seat: int, after: str, events: list[Event]) -> None:
+    """``seat`` must turn a card up; then the turn carries on from ``after``."""
+    s.after = after
+    events.append(Event(EVERYONE, "coup.must_lose", {"seat": seat}))
+    hand = s.hands[seat]
+    if len(hand) == 1:  # no choice to make
+        _turn_up(s, seat, hand[0], events)
+        return
+    s.losing = seat
+    s.lose_default = s.rng.choice(hand)  # #15: on timeout a random card, drawn from the game's RNG
+    _enter(s, "lose")
+
+
+def _turn_up(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
+    hand = s.hands[seat]
+    hand.remove(role)
+    s.face_up[seat].append(role)
+    s.losing = s.lose_default = None
+    events.append(Event(EVERYONE, "coup.lost", {"seat": seat, "role": role}))
+    if not hand:
+        returned = s.coins[seat]
+        s.coins[seat] = 0
+        s.treasury += returned  # #18
+        s.alive[seat] = False
+        s.living -= 1
+        events.append(Event(EVERYONE, "coup.eliminated", {"seat": seat, "coins": returned}))
+        if s.living == 1:
+            s.winner = s.alive.index(True)
+            s._clear_pending()
+            s.order, s.answered, s.acted = [], [], {}
+            _enter(s, "over")
+            events.append(Event(EVERYONE, "coup.winner", {"seat": s.winner}))
+            return
+    after = s.after
+    if after == "end":
+        _end_turn(s, events)
+    elif after == "stands":
+        _claim_stands(s, events)
+    elif after == "resolve":
+        _resolve(s, events)
+    else:
+        _blocked(s, events)
+
+
+def _blocked(s: CoupState, events: list[Event]) -> None:
+    """The block stands: the action fails; coins paid stay spent (#13)."""
+    events.append(Event(EVERYONE, "coup.blocked", {"actor_seat": s.actor, "action": s.action}))
+    _end_turn(s, events)
+
+
+def _resolve(s: CoupState, events: list[Event]) -> None:
+    kind, actor, target = s.action, s.actor, s.target
+    if kind in GAIN:
+        _gain(s, actor, kind, events)
+    elif kind == "steal":
+        amount = min(STEAL_MAX, s.coins[target])  # #19
+        s.coins[target] -= amount
+        s.coins[actor] += amount
+        events.append(Event(EVERYONE, "coup.steal", {"actor_seat": actor, "target_seat": target, "amount": amount}))
+    elif kind == "assassinate":
+        if s.alive[target]:
+            _lose(s, target, "end", events)
+            return
+    elif kind == "exchange":
+        court = s.court
+        s.drawn = [court.pop() for _ in range(2 if s.fifth == "ambassador" else 1)]  # #21, #22
+        events.append(Event(_ONLY[actor], "coup.exchange_draw", {"seat": actor, "roles": list(s.drawn)}))
+        _enter(s, "exchange")
+        return
+    elif kind == "examine":
+        if s.alive[target]:
+            hand = s.hands[target]
+            if len(hand) == 1:
+                _show(s, hand[0], events)
+            else:
+                _enter(s, "examine_show")
+            return
+    _end_turn(s, events)
+
+
+def _keep(s: CoupState, seat: int, kept: list[str], events: list[Event]) -> None:
+    pool = s.hands[seat] + s.drawn
+    for role in kept:
+        pool.remove(role)
+    s.hands[seat] = kept
+    s.court.extend(pool)
+    s.rng.shuffle(s.court)  # #21: shuffle after returning
+    s.drawn = []
+    events.append(Event(EVERYONE, "coup.exchanged", {"seat": seat}))
+    events.append(Event(_ONLY[seat], "coup.exchange_done", {"seat": seat, "roles": list(kept)}))
+    _end_turn(s, events)
+
+
+def _show(s: CoupState, role: str, events: list[Event]) -> None:
+    """The examined target shows ``role`` to the Inquisitor alone (#23)."""
+    actor = s.actor
+    s.shown = role
+    events.append(Event(_ONLY[actor], "coup.examine_show", {"seat": actor, "target_seat": s.target, "role": role}))
+    if s.always_swap:
+        _swap(s, events)
+    else:
+        _enter(s, "examine_decide")
+
+
+def _swap(s: CoupState, events: list[Event]) -> None:
+    target = s.target
+    events.append(Event(EVERYONE, "coup.examine_swapped", {"actor_seat": s.actor, "target_seat": target}))
+    _replace_card(s, target, s.shown, events)
+    _end_turn(s, events)
+
+
+def _end_turn(s: CoupState, events: list[Event]) -> None:
+    s._clear_pending()
+    s.order, s.answered, s.acted = [], [], {}
+    n, alive, seat = s.players, s.alive, s.active
+    seat = (seat + 1) % n
+    while not alive[seat]:
+        seat = (seat + 1) % n
+    s.active = seat
+    s.turn += 1
+    _enter(s, "turn")
+    events.append(_turn_event(s))
+
+
+def _draft(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
+    s.picked[seat] = role
+    s.hands[seat].append(role)
+    events.append(Event(_ONLY[seat], "coup.hand", {"seat": seat, "roles": list(s.hands[seat])}))
+    if None not in s.picked:
+        _enter(s, "turn")
+        events.append(_turn_event(s))
+
+
+# ------------------------------------------------------------------------------------ lists
+
+
+def _turn_actions(s: CoupState) -> list[Action]:
+    seat = s.active
+    coins = s.coins[seat]
+    targets = _others_from(s, seat)
+    coups = [{"type": "coup", "target": t} for t in targets] if coins >= COUP_COST else []
+    if coins >= FORCED_COUP:
+        return coups
+    actions: list[Action] = [{"type": "income"}, {"type": "foreign_aid"}]
+    actions += coups
+    actions.append({"type": "tax"})
+    if coins >= ASSASSINATE_COST:
+        actions += [{"type": "assassinate", "target": t} for t in targets]
+    actions += [{"type": "steal", "target": t} for t in targets]
+    actions.append({"type": "exchange"})
+    if s.fifth == "inquisitor":
+        actions += [{"type": "examine", "target": t} for t in targets]
+    return actions
+
+
+def _default_turn(s: CoupState) -> Action:
+    if s.coins[s.active] >= FORCED_COUP:
+        return {"type": "coup", "target": _others_from(s, s.active)[0]}
+    return {"type": "income"}
+
+
+def _distinct(hand: list[str]) -> list[str]:
+    out: list[str] = []
+    for role in hand:
+        if role not in out:
+            out.append(role)
+    return out
+
+
+def _keeps(s: CoupState) -> list[tuple[str, ...]]:
+    """Every distinct multiset of cards the exchanger may keep (in the game's role order)."""
+    hand = s.hands[s.active]
+    rank = s.roles.index
+    pool = sorted(hand + s.drawn, key=rank)
+    return list(dict.fromkeys(combinations(pool, len(hand))))
+
+
+# ------------------------------------------------------------------------------------ options
+
+
+def _word(value: Any) -> str:
+    return value.strip().lower() if isinstance(value, str) else ""
+
+
+def _bad(name: str, value: Any) -> Any:
+    raise RuleError("coup.error.bad_option", name=name, value=value)
+
+
+def _parse_int(value: Any, low: int, high: int, name: str) -> int:
+    """An int in [low, high] from an int or a decimal string; RuleError otherwise."""
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdecimal():
+        number = int(value.strip())
+    if number is None or not low <= number <= high:
+        _bad(name, value)
+    return number
+
+
+GAME = Coup()

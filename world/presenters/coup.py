@@ -1,0 +1,315 @@
+"""How Coup («Переворот») reads: the table (coins, cards, who is out, whose turn, what is pending
+and until when), your own hand, and the role and action names inside event messages.
+
+The engine speaks in role keys (``duke``...) and action types (``steal``...). Event parameters
+pass through :func:`event_params`, which turns them into nested messages
+(``i18n.nested("coup.role.duke")``) so each reader sees the names in their own language; the
+Russian and Ukrainian catalogs also get the accusative (``role_acc``) and instrumental
+(``role_ins``) forms, so sentences agree without guessing at declension.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..i18n import nested, nested_list
+from ..messages import Msg, msg
+from . import seat_name
+
+if TYPE_CHECKING:
+    from ..tables import Table
+
+ROLES = ("duke", "assassin", "captain", "ambassador", "inquisitor", "contessa")
+ACTIONS = ("income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine")
+CLAIM_OF = {"tax": "duke", "assassinate": "assassin", "steal": "captain", "examine": "inquisitor"}
+CASES = ("", "_acc", "_ins")
+# Event parameters that hold one role key, and those that hold a list of them.
+ROLE_PARAMS = ("role", "claim", "block_role", "fifth", "challenged_role")
+ROLE_LIST_PARAMS = ("roles", "drawn", "hand")
+
+
+# -- names -----------------------------------------------------------------------------------
+
+def role_name(role: Any, case: str = "") -> Any:
+    """A role key as a nested message (``case``: "", "_acc" or "_ins"); other values as they are."""
+    if isinstance(role, str) and role in ROLES:
+        return nested(f"coup.role{case}.{role}")
+    return role
+
+
+def role_list(roles: Any, case: str = "") -> Any:
+    if not isinstance(roles, (list, tuple)):
+        return role_name(roles, case)
+    if not roles:
+        return nested("coup.view.none")
+    return nested_list([role_name(r, case) for r in roles])
+
+
+def action_name(action: Any) -> Any:
+    if isinstance(action, str) and action in ACTIONS:
+        return nested(f"coup.action.{action}")
+    return action
+
+
+def fifth_role(table: "Table", view: dict[str, Any] | None = None) -> str:
+    if view and view.get("fifth") in ROLES:
+        return view["fifth"]
+    option = str((table.options or {}).get("role", "")).lower()
+    return "inquisitor" if option in ("investigator", "inquisitor") else "ambassador"
+
+
+def claim_of(table: "Table", action: str, view: dict[str, Any] | None = None) -> str | None:
+    if action == "exchange":
+        return fifth_role(table, view)
+    return CLAIM_OF.get(action)
+
+
+def _role_forms(prefix: str, role: Any) -> dict[str, Any]:
+    return {prefix + case: role_name(role, case) for case in CASES}
+
+
+def deed(table: "Table", action: str, target: Any = None, claim: Any = None,
+         view: dict[str, Any] | None = None) -> Any:
+    """What a declared action reads like after a name: "claims the Captain and steals from Boris"."""
+    if action not in ACTIONS:
+        return action
+    if claim is None:
+        claim = claim_of(table, action, view)
+    params: dict[str, Any] = {"target_seat": seat_name(table, target) if target is not None else ""}
+    params.update(_role_forms("claim", claim))
+    return nested(f"coup.deed.{action}", **params)
+
+
+def event_params(table: "Table", raw: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+    """The runner's hook (world.presenters.present_params): role keys and action types become
+    nested messages in the reader's language. Stays JSON-able: it may wait in an inbox."""
+    out = dict(params)
+    for key in ROLE_PARAMS:
+        if isinstance(raw.get(key), str) and raw[key] in ROLES:
+            out.update(_role_forms(key, raw[key]))
+    for key in ROLE_LIST_PARAMS:
+        value = raw.get(key)
+        if isinstance(value, (list, tuple)) and all(isinstance(r, str) and r in ROLES for r in value):
+            for case in CASES:
+                out[key + case] = role_list(value, case)
+            out[key + "_n"] = len(value)
+    action = raw.get("action")
+    if isinstance(action, str) and action in ACTIONS:
+        out["action"] = action_name(action)
+        out["deed"] = deed(table, action, raw.get("target_seat"), raw.get("claim"))
+    return out
+
+
+def localize_params(params: dict[str, Any]) -> dict[str, Any]:
+    """Rule-error parameters (``role``, ``roles``, ``action``) as names in the reader's language."""
+    out = dict(params)
+    for key in ROLE_PARAMS:
+        if isinstance(out.get(key), str) and out[key] in ROLES:
+            for case in CASES:
+                out[key + case] = role_name(params[key], case)
+    for key in ROLE_LIST_PARAMS:
+        if isinstance(out.get(key), (list, tuple)):
+            out[key] = role_list(params[key])
+    if isinstance(out.get("action"), str):
+        out["action"] = action_name(out["action"])
+    return out
+
+
+# -- the table -------------------------------------------------------------------------------
+
+def _name(table: "Table", seat: Any) -> str:
+    return seat_name(table, seat) if isinstance(seat, int) else "-"
+
+
+def pending_msg(table: "Table", view: dict[str, Any]) -> Msg | None:
+    """One line: what the game is doing now."""
+    stage = view.get("stage")
+    pending = view.get("pending") or {}
+    active = view.get("active")
+    if stage == "over":
+        return msg("coup.view.stage.over", winner=_name(table, view.get("winner")))
+    if stage == "draft":
+        return msg("coup.view.stage.draft")
+    if stage == "turn" or not pending:
+        return msg("coup.view.stage.turn", actor=_name(table, active))
+    actor = pending.get("actor", active)
+    action = pending.get("action")
+    doing = deed(table, action, pending.get("target"), pending.get("claim"), view) if action else ""
+    common = {"actor": _name(table, actor), "deed": doing, "target": _name(table, pending.get("target")),
+              "blocker": _name(table, pending.get("blocker")),
+              "challenger": _name(table, pending.get("challenger")),
+              "challenged": _name(table, pending.get("challenged")),
+              "losing": _name(table, pending.get("losing"))}
+    common.update(_role_forms("block_role", pending.get("block_role") or "-"))
+    common.update(_role_forms("challenged_role", pending.get("challenged_role") or "-"))
+    if stage in ("challenge_action", "block", "challenge_block", "prove", "lose", "exchange",
+                 "examine_show", "examine_decide"):
+        keys = _STAGE_PARAMS[stage]
+        return msg(f"coup.view.stage.{stage}", **{k: common[k] for k in keys})
+    return msg("coup.view.stage.turn", actor=_name(table, active))
+
+
+_STAGE_PARAMS = {
+    "challenge_action": ("actor", "deed"),
+    "block": ("actor", "deed"),
+    "challenge_block": ("actor", "blocker", "block_role", "block_role_ins"),
+    "prove": ("challenger", "challenged", "challenged_role", "challenged_role_acc"),
+    "lose": ("losing",),
+    "exchange": ("actor",),
+    "examine_show": ("actor", "target"),
+    "examine_decide": ("actor", "target"),
+}
+
+
+def hint(view: dict[str, Any], seat: int | None) -> Msg:
+    """What the viewer may type now (the verbs of their stage)."""
+    stage = view.get("stage")
+    if stage == "turn":
+        coins = view["coins"][seat] if seat is not None else 0
+        if coins >= 10:
+            return msg("coup.hint.must_coup")
+        return msg("coup.hint.turn_inquisitor" if view.get("fifth") == "inquisitor" else "coup.hint.turn")
+    if stage == "block":
+        return msg("coup.hint.block")
+    if stage in ("challenge_action", "challenge_block"):
+        return msg("coup.hint.challenge")
+    if stage == "exchange":
+        return msg("coup.hint.exchange", n=view["cards"][seat] if seat is not None else 1)
+    if stage in ("prove", "lose", "examine_show", "examine_decide", "draft"):
+        return msg(f"coup.hint.{stage}")
+    return msg("coup.hint.wait")
+
+
+def seat_line(table: "Table", view: dict[str, Any], number: int, awaited: set[int]) -> Msg:
+    info = table.seats[number] if number < len(table.seats) else None
+    name = info.name if info else str(number)
+    face_up = view["face_up"][number]
+    up = msg("coup.view.face_up", roles=role_list(list(face_up))) if face_up else ""
+    bot = msg("coup.view.bot") if info is not None and info.played_by_bot else ""
+    if not view["alive"][number]:
+        return msg("coup.view.seat_out", name=name, up=up, bot=bot)
+    if view.get("stage") == "over" and view.get("winner") == number:
+        state = msg("coup.view.winner")
+    elif number in awaited:
+        state = msg("coup.view.waiting")
+    elif number == view.get("active") and view.get("stage") != "over":
+        state = msg("coup.view.active")
+    else:
+        state = ""
+    return msg("coup.view.seat", name=name, coins=view["coins"][number], cards=view["cards"][number],
+               up=up, state=state, bot=bot)
+
+
+def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
+             awaited: set[int]) -> list[Msg]:
+    """The whole table, for `look` and `hand`."""
+    fifth = fifth_role(table, view)
+    out = [msg("coup.view.header", number=table.number, turn=view.get("turn", 0),
+               court=view.get("court", 0), treasury=view.get("treasury", 0), fifth=role_name(fifth))]
+    for number in range(view.get("players", len(table.seats))):
+        out.append(seat_line(table, view, number, awaited))
+    now = pending_msg(table, view)
+    if now is not None:
+        out.append(now)
+    if awaited and view.get("stage") != "over":
+        names = ", ".join(seat_name(table, s) for s in sorted(awaited))
+        if seconds is not None:
+            out.append(msg("coup.view.waiting_for_until", names=names, seconds=seconds))
+        else:
+            out.append(msg("coup.view.waiting_for", names=names))
+    out.extend(private_lines(table, view, seat, seconds, awaited))
+    return out
+
+
+def private_lines(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
+                  awaited: set[int]) -> list[Msg]:
+    """The viewer's own cards (and drawn or shown ones), and their move if it is theirs."""
+    if seat is None or "hand" not in view:
+        return []
+    if seat in awaited and view.get("stage") != "over":
+        return _your_move(table, view, seat, seconds)
+    out: list[Msg] = []
+    if view["hand"]:
+        out.append(msg("coup.view.hand", roles=role_list(view["hand"])))
+    return out
+
+
+# -- the status after every change -------------------------------------------------------------
+
+# What each viewer was last shown, per (table, seat): the status repeats only what changed.
+_LAST_STATUS: dict[tuple[int, int | None], tuple[tuple, tuple, bool]] = {}
+
+
+def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
+    """(the table: turn, coins, cards, face-up cards; what is pending, without who allowed)."""
+    pending = dict(view.get("pending") or {})
+    pending.pop("answered", None)
+    table = (view.get("turn"), tuple(view.get("coins", ())), tuple(view.get("cards", ())),
+             tuple(tuple(f) for f in view.get("face_up", ())), tuple(view.get("alive", ())))
+    now = (view.get("stage"), tuple(sorted(pending.items())), tuple(view.get("hand") or ()),
+           tuple(view.get("drawn") or ()), view.get("shown"))
+    return table, now
+
+
+def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
+           awaited: set[int]) -> list[Msg]:
+    """After every change (world.runner calls it): a compact line of everyone's coins and cards
+    when they change or a turn begins, what is pending when that changes, and when the viewer
+    is to act, their cards and what they may type (with the time left). Nothing is repeated:
+    an "allow" that changes nothing else prints nothing."""
+    key = (table.number, seat)
+    table_sig, now_sig = _signatures(view)
+    mine = seat is not None and seat in awaited and view.get("stage") != "over"
+    last = _LAST_STATUS.get(key)
+    if len(_LAST_STATUS) > 20000:
+        _LAST_STATUS.clear()
+    _LAST_STATUS[key] = (table_sig, now_sig, mine)
+    out: list[Msg] = []
+    if last is None or last[0] != table_sig:
+        out.append(msg("coup.status.line", turn=view.get("turn", 0), seats=_join(_seat_items(table, view))))
+    now_changed = last is None or last[1] != now_sig
+    if now_changed and view.get("stage") not in ("turn", "over"):
+        now = pending_msg(table, view)
+        if now is not None:
+            out.append(now)
+    if mine and (now_changed or last is None or not last[2]):
+        out.extend(_your_move(table, view, seat, seconds))
+    return out
+
+
+def _seat_items(table: "Table", view: dict[str, Any]) -> list[Msg]:
+    items = []
+    for number in range(view.get("players", len(table.seats))):
+        name = seat_name(table, number)
+        if not view["alive"][number]:
+            items.append(msg("coup.status.out", name=name))
+            continue
+        face_up = view["face_up"][number]
+        items.append(msg("coup.status.seat", name=name, coins=view["coins"][number],
+                         cards=view["cards"][number],
+                         up=msg("coup.status.face_up", roles=role_list(list(face_up))) if face_up else ""))
+    return items
+
+
+def _your_move(table: "Table", view: dict[str, Any], seat: int, seconds: int | None) -> list[Msg]:
+    out = []
+    if view.get("hand"):
+        out.append(msg("coup.view.hand", roles=role_list(view["hand"])))
+    if view.get("drawn"):
+        out.append(msg("coup.view.drawn", roles=role_list(view["drawn"]), n=view["cards"][seat]))
+    if view.get("shown"):
+        pending = view.get("pending") or {}
+        out.append(msg("coup.view.shown", target=_name(table, pending.get("target")),
+                       **_role_forms("role", view["shown"])))
+    if seconds is not None:
+        out.append(msg("coup.view.your_move_until", seconds=seconds, hint=hint(view, seat)))
+    else:
+        out.append(msg("coup.view.your_move", hint=hint(view, seat)))
+    return out
+
+
+def _join(items: list[Msg]) -> Any:
+    return nested_list([{"$msg": m.key, "params": m.params} for m in items], sep=" | ")
+
+
+# The functions the runner may look for, by name.
+status_line = status
