@@ -258,6 +258,16 @@ def test_foreign_aid_blocked_by_any_duke():
     assert s.coins == [2, 2, 2, 2] and s.active == 1
 
 
+def test_block_first_in_priority_is_not_told_to_wait():
+    # coup.md #7: "pick by seat order from the claimant's left": the first seat in that order has
+    # nobody to wait for, so its block takes effect at once and no "queued" whisper is sent.
+    s = position([["duke", "captain"], ["contessa", "assassin"], ["duke", "captain"], ["captain", "captain"]])
+    GAME.apply(s, 0, A("foreign_aid"))
+    events = GAME.apply(s, 1, block("duke"))
+    assert "coup.queued" not in keys(events)
+    assert params(events, "coup.block") == [{"blocker_seat": 1, "role": "duke", "actor_seat": 0}]
+
+
 def test_duke_block_challenged_and_false_lets_aid_through():
     # 000: "Блок ролью также относится к ролевым действиям и тоже может быть подвергнут проверке легальности
     #      любым игроком (в т. ч. и третьей стороной)."

@@ -581,7 +581,12 @@ def _answer(s: CoupState, seat: int, kind: str, role: str | None, events: list[E
     else:
         # challenge_order=seat: it wins once every seat before it in priority order has allowed.
         s.acted[seat] = {"type": kind, "role": role}
-        events.append(Event(_ONLY[seat], "coup.queued", {"seat": seat, "kind": kind}))
+        for x in s.order:  # tell the seat it waits only if a seat with priority is yet to answer
+            if x == seat:
+                break
+            if x not in s.answered:
+                events.append(Event(_ONLY[seat], "coup.queued", {"seat": seat, "kind": kind}))
+                break
     acted, answered = s.acted, s.answered
     for x in s.order:
         act = acted.get(x)
