@@ -121,3 +121,16 @@ class GameEngine(Protocol):
     def outcome(self, state: Any) -> Outcome | None: ...
 
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action: ...
+
+
+def int_option(value: Any, low: int, high: int, name: str, error_key: str) -> int:
+    """A table option as an int in [low, high], from an int or a decimal string (options typed
+    at `open` arrive as text); otherwise RuleError(error_key, name=..., value=...)."""
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdecimal():
+        number = int(value.strip())
+    if number is None or not low <= number <= high:
+        raise RuleError(error_key, name=name, value=value)
+    return number

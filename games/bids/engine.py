@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError
+from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
 from . import bot
 
 CARD_MIN, CARD_MAX = 1, 15  # every player's suit
@@ -80,7 +80,7 @@ class SealedBids:
         for name, value in (options or {}).items():
             if name not in limits:
                 raise RuleError("bids.error.bad_option", name=name, value=value)
-            result[name] = _parse_int(value, *limits[name], name)
+            result[name] = int_option(value, *limits[name], name, "bids.error.bad_option")
         return result
 
     def new(self, seats: int, options: dict[str, Any], seed: int) -> BidsState:
@@ -272,18 +272,6 @@ def highest_unique_bid(moves: dict[int, int | None]) -> int | None:
 def _move_action(card: int | None) -> Action:
     """A recorded move (card or None) as the action that made it."""
     return dict(FOLD) if card is None else bid(card)
-
-
-def _parse_int(value: Any, low: int, high: int, name: str) -> int:
-    """An int in [low, high] from an int or a decimal string; RuleError otherwise."""
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdecimal():
-        number = int(value.strip())
-    if number is None or not low <= number <= high:
-        raise RuleError("bids.error.bad_option", name=name, value=value)
-    return number
 
 
 GAME = SealedBids()

@@ -22,7 +22,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError
+from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
 
 # ------------------------------------------------------------------------------------ constants
 
@@ -184,9 +184,9 @@ class Coup:
                 word = _word(value).replace("-", "_")
                 result[name] = word if word in EXAMINE_MODES else _bad(name, value)
             elif name == "turn":
-                result[name] = _parse_int(value, *TURN_LIMITS, name)
+                result[name] = int_option(value, *TURN_LIMITS, name, "coup.error.bad_option")
             elif name == "reaction":
-                result[name] = _parse_int(value, *REACTION_LIMITS, name)
+                result[name] = int_option(value, *REACTION_LIMITS, name, "coup.error.bad_option")
             else:
                 _bad(name, value)
         return result
@@ -845,18 +845,6 @@ def _word(value: Any) -> str:
 
 def _bad(name: str, value: Any) -> Any:
     raise RuleError("coup.error.bad_option", name=name, value=value)
-
-
-def _parse_int(value: Any, low: int, high: int, name: str) -> int:
-    """An int in [low, high] from an int or a decimal string; RuleError otherwise."""
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdecimal():
-        number = int(value.strip())
-    if number is None or not low <= number <= high:
-        _bad(name, value)
-    return number
 
 
 GAME = Coup()
