@@ -223,16 +223,20 @@ class TelnetClient:
 
     # -- login --------------------------------------------------------------------------
 
-    async def login(self, name: str, password: str, create: bool = True, timeout: float = 10.0) -> str:
-        """Answer the encoding menu (if shown), the name prompt, then the password prompt; if
-        the server asks for the password again, it is a new account: confirm it (when ``create``).
-        Returns the text from the name prompt up to the welcome line."""
+    async def reach_name_prompt(self, timeout: float = 10.0) -> None:
+        """Wait for the name prompt, answering the encoding menu first if the server shows it."""
         either = re.compile(f"{ENCODING_MENU.pattern}|{NAME_PROMPT.pattern}", re.M | re.I)
         first = await self.expect(either, timeout)
         if ENCODING_MENU.search(first):
             choice = {"utf-8": "1", "cp1251": "2", "koi8-r": "3", "koi8-u": "4"}.get(self.encoding.lower(), "1")
             self.send_line(choice)
             await self.expect(NAME_PROMPT, timeout)
+
+    async def login(self, name: str, password: str, create: bool = True, timeout: float = 10.0) -> str:
+        """Answer the encoding menu (if shown), the name prompt, then the password prompt; if
+        the server asks for the password again, it is a new account: confirm it (when ``create``).
+        Returns the text from the name prompt up to the welcome line."""
+        await self.reach_name_prompt(timeout)
         start = self.mark
         self.send_line(name)
         await self.expect(PASSWORD_PROMPT, timeout)

@@ -42,10 +42,7 @@ async def test_moderator_tools(server_factory):
     await admin.expect("Вход для Troll закрыт до")
     again = TelnetClient()
     await again.connect("127.0.0.1", srv.telnet_port)
-    await again.expect(re.compile("Имя:|KOI8-R"))
-    if "KOI8-R" in again.text:
-        again.send_line("1")
-        await again.expect("Имя:")
+    await again.reach_name_prompt()
     again.send_line("Troll")
     await again.expect("Вход в корчму для вас закрыт")
     admin.send_line("unban Troll")
@@ -77,11 +74,10 @@ async def test_login_throttle(server_factory):
     await first.close()
     client = TelnetClient()
     await client.connect("127.0.0.1", srv.telnet_port)
-    await client.expect(re.compile("Имя:|KOI8-R"))
-    if "KOI8-R" in client.text:
-        client.send_line("1")
+    await client.reach_name_prompt()
     for attempt in range(3):
-        await client.expect("Имя:")
+        if attempt:
+            await client.expect("Имя:")
         client.send_line("Вася")
         await client.expect("Пароль для Вася:")
         client.send_line("wrong")
