@@ -152,9 +152,14 @@ class World:
         """Deliver now, or keep in the inbox for the next login; ``keep`` stores it either way."""
         online = self.deliver(account_id, message)
         if keep or not online:
-            await InboxItem.create(account_id=account_id, kind=kind, key=message.key,
-                                   params=message.params, table_id=table_id, delivered=online)
+            await self.keep(account_id, message, kind, table_id, delivered=online)
         return online
+
+    async def keep(self, account_id: int, message: Msg, kind: str, table_id: int | None = None,
+                   delivered: bool = False) -> None:
+        """Store a message in the account's inbox; undelivered ones are shown at the next login."""
+        await InboxItem.create(account_id=account_id, kind=kind, key=message.key,
+                               params=message.params, table_id=table_id, delivered=delivered)
 
     def broadcast(self, room: str, message: Msg, exclude: Iterable[int] = ()) -> None:
         skip = set(exclude)

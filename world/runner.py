@@ -21,7 +21,7 @@ from games.base import Awaiting, Event, RuleError, SPECTATOR
 from tortoise.transactions import in_transaction
 
 from .messages import Msg, msg
-from .models import ActionLogEntry, GameTable, InboxItem
+from .models import ActionLogEntry, GameTable
 from .presenters import present_params, present_status, present_view
 
 if TYPE_CHECKING:
@@ -284,8 +284,7 @@ class TableRunner:
                     online.append(account_id)
                 elif event.is_whisper or not self.world.is_online(account_id):
                     # Away: kept in the inbox and shown at the next login, in order.
-                    await InboxItem.create(account_id=account_id, kind="game", key=message.key,
-                                           params=message.params, table_id=table.number)
+                    await self.world.keep(account_id, message, "game", table.number)
             online.extend(w for w in watchers if self.world.is_online(w))
             sessions = self.world.sessions_of(online)
             self.world.send_to_sessions(sessions, message)
@@ -364,8 +363,7 @@ class TableRunner:
         self.world.broadcast(table.room, message)
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
-                await InboxItem.create(account_id=seat.account_id, kind="game", key=message.key,
-                                       params=message.params, table_id=table.number)
+                await self.world.keep(seat.account_id, message, "game", table.number)
         self.manager.announce_tables()
 
     async def stop(self) -> None:
