@@ -368,6 +368,7 @@ class Player:
         """Answer every wait until the game ends; each answer typed as text."""
         loop = asyncio.get_running_loop()
         seen = 0
+        answered: set[tuple[int, int]] = set()
         while not self.over():
             assert loop.time() < until, f"{self.name}: the game did not end in time"
             index, awaiting = self.latest("Korchma.Game.Awaiting")
@@ -375,6 +376,11 @@ class Player:
                 await self.next_change(len(self.eyes.gmcp_messages), 2.0)
                 continue
             seen = index + 1
+            # The server sends an Awaiting only when it changed, and ``since`` names the wait:
+            # a script answers each wait once.
+            wait = (awaiting["seat"], awaiting["since"])
+            assert wait not in answered, f"{self.name}: the same wait was sent twice: {awaiting}"
+            answered.add(wait)
             legal = awaiting["legal"]
             if not legal:
                 assert awaiting["kind"] is None

@@ -12,8 +12,10 @@ A restart rebuilds the game by replaying the log from the seed; the stored deadl
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
+import weakref
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +48,12 @@ class TableRunner:
         self.timer: asyncio.Task | None = None
         self.bot_tasks: dict[int, asyncio.Task] = {}
         self.stopped = False
+        # GMCP Awaiting dedupe: per seat, what the current wait is and the step it began at; per
+        # session, the last payload sent. A client script that answers each Awaiting once then
+        # answers each wait once, however many other seats act meanwhile.
+        self._waits: dict[int, tuple[str, int]] = {}
+        self._acted_at: dict[int, int] = {}
+        self._awaiting_sent: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
         tables_cfg = self.world.config.section("tables")
         self.afk_timeouts = int(tables_cfg["afk_timeouts"])
         self.bot_delay = float(tables_cfg["bot_delay"])
@@ -121,6 +129,7 @@ class TableRunner:
             await self._rebuild()
             raise RuleError("table.error.storage")
         table.step = step
+        self._acted_at[seat] = step
         await self._send_events(events)
         self._send_status()
         if self.engine.outcome(table.game) is not None:
@@ -308,7 +317,10 @@ class TableRunner:
                 self.world.deliver(account_id, message)
 
     def _send_awaiting(self) -> None:
-        """GMCP: each seated player's view and what the game waits for from them."""
+        """GMCP: each seated player's view and what the game waits for from them.
+
+        The view goes out after every change; the Awaiting only when it differs from the last one
+        that session got, and it carries ``since``, the step its wait began at."""
         table = self.table
         awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
         for seat in table.seats:
@@ -317,18 +329,31 @@ class TableRunner:
             sessions = self.world.sessions_of([seat.account_id])
             view = self.engine.view(table.game, seat.number)
             wait = awaited.get(seat.number)
+            legal = self.engine.legal(table.game, seat.number) if wait else []
+            deadline = self.deadline.isoformat() if (wait and self.deadline) else None
             awaiting = {"table": table.number, "seat": seat.number,
-                        "kind": wait.kind if wait else None,
-                        "legal": self.engine.legal(table.game, seat.number) if wait else [],
-                        "deadline": self.deadline.isoformat() if (wait and self.deadline) else None}
+                        "kind": wait.kind if wait else None, "legal": legal, "deadline": deadline,
+                        "since": self._wait_since(seat.number, wait.kind if wait else None, legal, deadline)}
             for session in sessions:
                 session.gmcp("Korchma.Game.View", {"table": table.number, "seat": seat.number, "view": view})
-                session.gmcp("Korchma.Game.Awaiting", awaiting)
+                if self._awaiting_sent.get(session) != awaiting:
+                    self._awaiting_sent[session] = awaiting
+                    session.gmcp("Korchma.Game.Awaiting", awaiting)
         watchers = self.world.sessions_of(table.watchers)
         if watchers:
             public = {"table": table.number, "seat": None, "view": self.engine.view(table.game, SPECTATOR)}
             for session in watchers:
                 session.gmcp("Korchma.Game.View", public)
+
+    def _wait_since(self, seat: int, kind: str | None, legal: list[Any], deadline: str | None) -> int:
+        """The step this seat's current wait began at: a wait goes on while its choices and clock
+        stay the same and the seat has not acted."""
+        key = json.dumps([kind, legal, deadline, self._acted_at.get(seat)], sort_keys=True, default=str)
+        known = self._waits.get(seat)
+        if known is None or known[0] != key:
+            known = (key, self.table.step)
+            self._waits[seat] = known
+        return known[1]
 
     def view_for(self, account_id: int) -> dict[str, Any]:
         number = self.table.seat_of(account_id)
