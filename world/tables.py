@@ -270,16 +270,19 @@ class TableManager:
         free = table.seats_total - len(table.seats)
         if count <= 0 or free <= 0:
             raise TableError("table.full", number=table.number)
+        await self._seat_bots(table, min(count, free), level)
+        self.announce_tables()
+        return table
+
+    async def _seat_bots(self, table: Table, count: int, level: str) -> None:
         added = []
-        for _ in range(min(count, free)):
+        for _ in range(count):
             number = len(table.seats)
             name = self._bot_name(table, number)
             await Seat.create(table_id=table.number, number=number, name=name, bot_level=level)
             table.seats.append(SeatInfo(number=number, name=name, bot_level=level))
             added.append(name)
         self.world.broadcast(table.room, msg("table.bots_added", n=len(added), names=", ".join(added)))
-        self.announce_tables()
-        return table
 
     @staticmethod
     def _bot_name(table: Table, number: int) -> str:
@@ -295,11 +298,28 @@ class TableManager:
         table = self._hosted_open_table(account)
         if len(table.seats) < table.engine.min_players:
             raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
+        await self._apply_start_plan(table)
         table.seed = secrets.randbits(62)
         table.runner = TableRunner(self, table)
         await table.runner.begin()
         self.announce_tables()
         return table
+
+    async def _apply_start_plan(self, table: Table) -> None:
+        """A game may seat bots of its own at the start (the «Шептуны» cooperative variant adds
+        its Peacekeepers to a small table) and add options that say so. Both are stored before
+        the game is dealt, so a replay after a restart sees the same seats and options."""
+        plan = getattr(table.engine, "start_plan", None)
+        if plan is None:
+            return
+        extra, updates = plan(dict(table.options), len(table.seats))
+        if not extra and not updates:
+            return
+        if extra:
+            await self._seat_bots(table, extra, str(self.config.section("tables")["bot_level"]))
+        table.options = {**table.options, **updates}
+        table.seats_total = max(table.seats_total, len(table.seats))
+        await GameTable.filter(id=table.number).update(options=table.options, seats_total=table.seats_total)
 
     # -- sessions coming and going ----------------------------------------------------------
 
