@@ -24,6 +24,9 @@ class App:
         acc = config.section("accounts")
         self.throttle = accounts.LoginThrottle(int(acc["login_attempts"]), float(acc["login_backoff"]),
                                                float(acc["login_backoff_max"]))
+        self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
+                                                float(acc["new_accounts_window"]),
+                                                frozenset(acc["new_accounts_exempt"]))
         self.telnet: Any = None
         self.ssh: Any = None
         self.telnet_port = 0

@@ -25,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
         "login_backoff": 5,
         "login_backoff_max": 300,
         "login_timeout": 60,
+        "new_accounts_per_address": 3,
+        "new_accounts_window": 3600,
+        "new_accounts_exempt": ["127.0.0.1", "::1"],
     },
     "limits": {
         "max_line": 2000,

@@ -241,6 +241,8 @@ class Session:
             self.send(problem)
             self.send("login.ask_name")
             return
+        if self._too_many_new_accounts():
+            return
         self.login_state = "new_password"
         self.send("login.new_account", name=name)
         self.send("login.ask_new_password")
@@ -265,9 +267,20 @@ class Session:
         self.app.throttle.succeeded(name, self.address)
         await self.app.logged_in(self, account)
 
+    def _too_many_new_accounts(self) -> bool:
+        wait = self.app.creations.wait_left(self.address)
+        if wait <= 0:
+            return False
+        self.login_state = "name"
+        self.send("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
+        self.send("login.ask_name")
+        return True
+
     async def _create_account(self) -> None:
         name, password = self.pending_name, self.pending_password
         self.pending_password = ""
+        if self._too_many_new_accounts():
+            return
         if await accounts.find(name) is not None:  # somebody took it meanwhile
             self.login_state = "name"
             self.send("account.name_taken")
@@ -275,6 +288,7 @@ class Session:
             return
         account = await accounts.create(name, password, self.lang,
                                         self.app.config.section("accounts")["admins"])
+        self.app.creations.record(self.address)
         if self.encoding_known:
             account.encoding = self.encoding
             await account.save(update_fields=["encoding"])

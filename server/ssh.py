@@ -195,6 +195,10 @@ class KorchmaSSHServer(asyncssh.SSHServer):
             if problem:
                 self._banner(problem)
                 return False
+            wait = self.app.creations.wait_left(self.address)
+            if wait > 0:
+                self._banner("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
+                return False
             try:
                 account = await accounts.create(name, password, self.app.config.server["default_language"],
                                                 self.app.config.section("accounts")["admins"])
@@ -203,6 +207,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
                 self._banner("account.name_taken")
                 return False
             self.created = True
+            self.app.creations.record(self.address)
         elif not await accounts.check_password(account.password_hash, password):
             self.app.throttle.failed(name, self.address)
             self._banner("login.bad_password")

@@ -118,3 +118,34 @@ async def test_long_line_refused(server):
     client.send_line("say short")
     await client.expect("Вы говорите: «short»")
     await client.close()
+
+
+async def test_new_accounts_per_address_are_limited(server_factory):
+    """Two new accounts per address here: the third new name is refused over telnet and over SSH
+    with a clear message; logging in to an existing account still works."""
+    import asyncssh
+    from tests.ssh_client import connect
+
+    srv = server_factory("[accounts]\nnew_accounts_per_address = 2\nnew_accounts_exempt = []")
+    first = await login(srv, "Первый")
+    second = await login(srv, "Second")
+    third = TelnetClient()
+    await third.connect("127.0.0.1", srv.telnet_port)
+    await third.reach_name_prompt()
+    third.send_line("Третий")
+    await third.expect("С вашего адреса создано слишком много учётных записей")
+    await third.expect(re.compile(r"попробуйте снова через 60 минут"))
+    third.send_line("Первый")  # an existing account is still welcome
+    await third.expect("Пароль")
+    third.send_line("secret1")
+    await third.expect("Добро пожаловать")
+    try:
+        await connect(srv.ssh_port, "Fourth", password="secret1")
+    except asyncssh.PermissionDenied:
+        pass
+    else:
+        raise AssertionError("a fourth account was made over SSH")
+    boris = await connect(srv.ssh_port, "Second", password="secret1")
+    await boris.expect("Second")
+    for client in (first, second, third, boris):
+        await client.close()

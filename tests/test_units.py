@@ -151,3 +151,19 @@ def test_match_name():
     assert match_name("pet", names) == ("Petya", [])
     assert match_name("вас", names) == (None, ["Вася", "Василиса"])
     assert match_name("ВАСЯ", names) == ("Вася", [])
+
+
+def test_creation_limit_window_and_exempt_addresses():
+    from world.accounts import CreationLimit
+
+    limit = CreationLimit(per_address=2, window=100.0, exempt=frozenset({"127.0.0.1"}))
+    for t in (0.0, 10.0):
+        assert limit.wait_left("10.0.0.1", clock=t) == 0
+        limit.record("10.0.0.1", clock=t)
+    assert limit.wait_left("10.0.0.1", clock=20.0) == 80.0  # until the first one ages out
+    assert limit.wait_left("10.0.0.2", clock=20.0) == 0  # per address
+    assert limit.wait_left("10.0.0.1", clock=100.5) == 0
+    for _ in range(5):
+        limit.record("127.0.0.1", clock=1.0)
+    assert limit.wait_left("127.0.0.1", clock=2.0) == 0
+    assert CreationLimit(per_address=0).wait_left("10.0.0.1") == 0  # 0: no limit

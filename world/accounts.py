@@ -149,6 +149,35 @@ class LoginThrottle:
         self.by_address.pop(address, None)
 
 
+@dataclass
+class CreationLimit:
+    """At most ``per_address`` new accounts from one address within ``window`` seconds, so one
+    visitor cannot fill the name space; ``exempt`` addresses are not limited."""
+
+    per_address: int = 3
+    window: float = 3600.0
+    exempt: frozenset[str] = frozenset()
+    made: dict[str, list[float]] = field(default_factory=dict)
+
+    def wait_left(self, address: str, clock: float | None = None) -> float:
+        if self.per_address <= 0 or address in self.exempt:
+            return 0.0
+        t = time.monotonic() if clock is None else clock
+        recent = [m for m in self.made.get(address, []) if m > t - self.window]
+        if recent:
+            self.made[address] = recent
+        else:
+            self.made.pop(address, None)
+        if len(recent) < self.per_address:
+            return 0.0
+        return recent[-self.per_address] + self.window - t
+
+    def record(self, address: str, clock: float | None = None) -> None:
+        if self.per_address <= 0 or address in self.exempt:
+            return
+        self.made.setdefault(address, []).append(time.monotonic() if clock is None else clock)
+
+
 async def active_ban(name: str | None, address: str | None) -> Ban | None:
     current = now()
     query = Ban.filter()
