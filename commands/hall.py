@@ -194,7 +194,8 @@ UKRAINIAN_VERBS = {"хто", "казати", "шепнути", "пошта", "м
                    "вигнати", "заблокувати", "розбанити", "заглушити", "розглушити", "оголосити",
                    "вимкнути", "дивитися", "емоція", "ключі", "податок", "вкрасти", "вбити", "допит",
                    "заявити", "виклик", "блокувати", "пропустити", "довести", "здатися", "скинути",
-                   "залишити", "показати", "повернути", "вибрати", "дохід", "іноземна", "обмін"}
+                   "залишити", "показати", "повернути", "вибрати", "дохід", "іноземна", "обмін",
+                   "покласти", "передати"}
 
 
 def main_verbs(cmd, lang: str) -> list[str]:
@@ -239,8 +240,9 @@ async def rules(ctx: Ctx) -> None:
         ctx.reply("rules.list", games=", ".join(games))
         return
     name = ctx.args[0].lower()
-    aliases = {"торги": "bids", "bid": "bids", "переворот": "coup", "coup": "coup"}
-    name = aliases.get(name, name)
+    from .table import GAME_ALIASES  # the names `open` accepts, in every language
+
+    name = GAME_ALIASES.get(name, name)
     if name not in games:
         raise CommandError("rules.unknown", game=ctx.args[0], games=", ".join(games))
     ctx.reply(f"rules.{name}")

@@ -2,3 +2,4 @@
 from . import account, admin, hall, table  # noqa: F401
 from .games import bids  # noqa: F401
 from .games import coup  # noqa: F401
+from .games import whispers  # noqa: F401

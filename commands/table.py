@@ -11,7 +11,8 @@ from world.tables import Table, TableError
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
 
 GAME_ALIASES = {"торги": "bids", "bid": "bids", "аукцион": "bids",
-                "переворот": "coup", "coup": "coup"}
+                "переворот": "coup", "coup": "coup",
+                "шептуны": "whispers", "шептуни": "whispers", "jabberjay": "whispers"}
 BOT_LEVELS = {"easy": "easy", "легкий": "easy", "лёгкий": "easy", "легкі": "easy", "простой": "easy",
               "normal": "normal", "обычный": "normal", "нормальный": "normal", "звичайний": "normal"}
 

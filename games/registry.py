@@ -7,8 +7,9 @@ from .base import GameEngine
 def all_games() -> dict[str, GameEngine]:
     from .bids import GAME as bids
     from .coup import GAME as coup
+    from .whispers import GAME as whispers
 
-    return {g.name: g for g in (bids, coup)}
+    return {g.name: g for g in (bids, coup, whispers)}
 
 
 def get(name: str) -> GameEngine | None:

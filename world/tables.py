@@ -300,10 +300,24 @@ class TableManager:
             raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
         await self._apply_start_plan(table)
         table.seed = secrets.randbits(62)
-        table.runner = TableRunner(self, table)
-        await table.runner.begin()
+        runner = TableRunner(self, table)
+        try:
+            table.game = table.engine.new(len(table.seats), table.options, table.seed)
+        except RuleError as err:  # e.g. sign-up choices the game refuses: the table stays open
+            table.game = None
+            raise TableError(err.key, **err.params) from err
+        table.runner = runner
+        await runner.begin()
         self.announce_tables()
         return table
+
+    async def update_options(self, table: Table, **updates: Any) -> None:
+        """Change options of a table that has not started (sign-up choices such as a Mafia
+        player's public role), and store them."""
+        if table.state_name != "open":
+            raise TableError("table.not_open", number=table.number)
+        table.options = {**table.options, **updates}
+        await GameTable.filter(id=table.number).update(options=table.options)
 
     async def _apply_start_plan(self, table: Table) -> None:
         """A game may seat bots of its own at the start (the «Шептуны» cooperative variant adds
@@ -312,7 +326,7 @@ class TableManager:
         plan = getattr(table.engine, "start_plan", None)
         if plan is None:
             return
-        extra, updates = plan(dict(table.options), len(table.seats))
+        extra, updates = plan(dict(table.options), len(table.seats), names=[s.name for s in table.seats])
         if not extra and not updates:
             return
         if extra:

@@ -1,0 +1,674 @@
+"""«Шептуны» (The Hunger Games: Jabberjay card game): the pure rules engine.
+
+The contract with the verbs, presenters and bots is docs/whispers-protocol.md; the rules come from
+seed 002 as ../shared/rules/whispers.md decides ("§1.5" below refers to that file).
+
+Layout (as in games/bids and games/coup): ``WhispersState`` is plain data (lists, ints, strings
+and the game's ``random.Random``); ``Whispers`` holds no data and every method takes the state.
+``apply`` checks the action completely before touching anything, then changes the state and
+returns the events. Everything that needs no decision (the deal, automatic returns, the reveal,
+the end of a round) runs inside ``apply`` right after the action that leads to it, so the game
+always rests at a stage that awaits exactly one seat (or at ``over``).
+
+A round: deal -> [pass -> swap]* -> place (two laps) -> reveal -> end of round -> deal ...
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
+
+# ------------------------------------------------------------------------------------ constants
+
+IGNORED, HIDDEN, ACCUSED, EXPOSED, FLED = 1, 2, 3, 4, 5
+RANKS = (IGNORED, HIDDEN, ACCUSED, EXPOSED, FLED)
+DISTRICT, CAPITOL, NONE = "district", "capitol", "none"
+
+# §1.4: District role cards by the number of players (the rest are Capitol).
+DISTRICT_BY_PLAYERS = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4, 11: 4, 12: 5}
+MIN_NORMAL = 5  # fewer seats than this need the cooperative variant (§1.6)
+
+DEFAULT_DECK = "10,9,8,7,5"
+DECK_MIN_TOTAL, DECK_MAX_TOTAL = 36, 150  # 3 cards a player at 12 players; a sane upper bound
+COUNT_MIN, COUNT_MAX = 1, 60  # every rank has at least one card
+TURN_LIMITS = (10, 86400)
+ROUND_LIMITS = (10, 1000)
+PEACEKEEPER_LIMITS = (3, 4)
+RETURN_RULES = ("all", "one")
+REVEAL_KEYS = ("none", "equal", "higher", "fled_ignored", "unchanged", "defeated")
+
+EVERYONE = Audience.everyone()
+_ONLY = [Audience.only(seat) for seat in range(12)]
+_BOT: list[Any] = [None]  # games/whispers/bot.py, once imported
+
+DISCARD_PASS: Action = {"type": "discard_pass"}
+
+
+# ------------------------------------------------------------------------------------ state
+
+
+@dataclass
+class WhispersState:
+    """Everything about one game. Plain data, so ``copy.deepcopy`` makes an independent game.
+
+    Cards are ranks (ints 1-5). Where every card of the deck is at any moment: ``deck``,
+    ``discard``, ``hands``, ``placed`` (cards lying face down in front of a player), ``markers``
+    (the status card on a role card; None while the status is the starting Ignored or after a
+    defeat) and ``passed_card`` (a card on its way from a defeated Capitol citizen to a swap).
+    """
+
+    players: int
+    deck_counts: list[int]  # cards of each rank, I..F
+    total: int  # the whole deck
+    return_one: bool  # return_rule=one
+    turn_seconds: int
+    max_rounds: int
+    rng: random.Random
+    sides: list[str]  # per seat: "district" | "capitol" (secret)
+    coop: bool = False
+    peacekeepers_from: int | None = None
+    district_total: int = 0
+    capitol_total: int = 0
+    # the table
+    status: list[int] = field(default_factory=list)  # per seat, public
+    markers: list[int | None] = field(default_factory=list)  # per seat, the card under the status
+    revealed: list[bool] = field(default_factory=list)  # role card face up (defeated or exposed twice)
+    defeated: list[bool] = field(default_factory=list)
+    deck: list[int] = field(default_factory=list)  # draws pop from the end (secret)
+    discard: list[int] = field(default_factory=list)  # face down (secret)
+    hands: list[list[int]] = field(default_factory=list)  # per seat (secret)
+    face_up: list[int | None] = field(default_factory=list)  # dealt face up this round (public)
+    placed: list[list[list[int]]] = field(default_factory=list)  # per target: [[placer, rank], ...] (secret)
+    returned: list[bool] = field(default_factory=list)  # could not place this round
+    placements: list[list[int]] = field(default_factory=list)  # this round: [placer, target, rank] (secret)
+    # the round
+    round: int = 1
+    dealer: int = 0
+    stage: str = "place"  # pass | swap | place | over
+    turn: int | None = None  # the awaited seat
+    lap: int = 1
+    order: list[int] = field(default_factory=list)  # placement order (active seats from the dealer)
+    step: int = 0  # placement turns taken or skipped: lap = step // len(order) + 1
+    pass_queue: list[int] = field(default_factory=list)  # defeated Capitol seats still to pass
+    passer: int | None = None
+    passed_card: int | None = None
+    last_reveal: list[dict[str, Any]] = field(default_factory=list)
+    # the end
+    winner: str | None = None  # "district" | "capitol" | "none"
+    reason: str | None = None
+    win_params: dict[str, Any] = field(default_factory=dict)
+    # waits, for unique window names
+    wait_no: int = 0
+    window: str = ""
+
+    def count_cards(self) -> int:
+        """Every card of the game wherever it lies (the conservation check of the contract)."""
+        return (len(self.deck) + len(self.discard) + sum(map(len, self.hands))
+                + sum(map(len, self.placed)) + sum(m is not None for m in self.markers)
+                + (self.passed_card is not None))
+
+
+# ------------------------------------------------------------------------------------ engine
+
+
+class Whispers:
+    name = "whispers"
+    min_players = 2
+    max_players = 12
+    default_options: dict[str, Any] = {"deck": DEFAULT_DECK, "district": "auto", "return_rule": "all",
+                                       "peacekeepers": 3, "turn": 90, "rounds": 200}
+
+    # ----------------------------------------------------------------------------- setting up
+
+    def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled in, words and numbers parsed from text; anything else is refused."""
+        result = dict(self.default_options)
+        for name, value in (options or {}).items():
+            if name == "deck":
+                result[name] = _deck_option(value)
+            elif name == "district":
+                if _word(value) == "auto":
+                    result[name] = "auto"
+                else:
+                    result[name] = int_option(value, 1, self.max_players - 1, name, "whispers.error.bad_option")
+            elif name == "return_rule":
+                word = _word(value)
+                result[name] = word if word in RETURN_RULES else _bad(name, value)
+            elif name == "peacekeepers":
+                result[name] = int_option(value, *PEACEKEEPER_LIMITS, name, "whispers.error.bad_option")
+            elif name == "turn":
+                result[name] = int_option(value, *TURN_LIMITS, name, "whispers.error.bad_option")
+            elif name == "rounds":
+                result[name] = int_option(value, *ROUND_LIMITS, name, "whispers.error.bad_option")
+            elif name == "peacekeepers_from":  # set by the server (start_plan), kept as it is
+                if value is None:
+                    continue
+                result[name] = int_option(value, 1, self.max_players - 1, name, "whispers.error.bad_option")
+            else:
+                _bad(name, value)
+        return result
+
+    def start_plan(self, options: dict[str, Any] | None, seats: int,
+                   names: list[str] | None = None) -> tuple[int, dict[str, Any]]:
+        """§1.6: a table of fewer than 5 seats gets Peacekeeper bots (Capitol), seated after it."""
+        if seats >= MIN_NORMAL:
+            return 0, {}
+        opts = self.validate_options({k: v for k, v in (options or {}).items() if k != "peacekeepers_from"})
+        return opts["peacekeepers"], {"peacekeepers_from": seats}
+
+    def new(self, seats: int, options: dict[str, Any] | None, seed: int) -> WhispersState:
+        if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_players <= seats <= self.max_players:
+            raise RuleError("whispers.error.bad_option", name="players", value=seats)
+        opts = self.validate_options(options)
+        first = opts.get("peacekeepers_from")
+        if first is None and seats < MIN_NORMAL:
+            raise RuleError("whispers.error.too_few")
+        if first is not None and not 1 <= first < seats:
+            raise RuleError("whispers.error.bad_option", name="peacekeepers_from", value=first)
+        if first is None:
+            # An override is checked against the seats only now (the table fills after `open`):
+            # one too big for the table is capped, so that a start never fails on it.
+            district = DISTRICT_BY_PLAYERS[seats] if opts["district"] == "auto" else min(opts["district"], seats - 1)
+        else:
+            district = first
+        counts = [int(c) for c in opts["deck"].split(",")]
+        rng = random.Random(seed)
+        if first is None:
+            sides = [DISTRICT] * district + [CAPITOL] * (seats - district)
+            rng.shuffle(sides)
+        else:  # the cooperative variant: people are District, the Peacekeepers Capitol
+            sides = [DISTRICT] * first + [CAPITOL] * (seats - first)
+        s = WhispersState(players=seats, deck_counts=counts, total=sum(counts),
+                          return_one=opts["return_rule"] == "one", turn_seconds=opts["turn"],
+                          max_rounds=opts["rounds"], rng=rng, sides=sides)
+        s.coop = first is not None
+        s.peacekeepers_from = first
+        s.district_total = district
+        s.capitol_total = seats - district
+        s.status = [IGNORED] * seats
+        s.markers = [None] * seats
+        s.revealed = [False] * seats
+        s.defeated = [False] * seats
+        s.deck = [rank for rank, count in zip(RANKS, counts) for _ in range(count)]
+        s.dealer = rng.randrange(seats)  # "Один игрок назначается раздающим": drawn by lot
+        _deal(s)
+        _after_deal(s, [])  # round 1: nobody is defeated, so this only opens the placement
+        return s
+
+    def start_events(self, state: WhispersState) -> list[Event]:
+        """What to announce when the game begins; reads the state without changing it."""
+        s = state
+        if s.coop:
+            events = [Event(EVERYONE, "whispers.start_coop",
+                            {"players": s.players, "peacekeepers": s.capitol_total})]
+        else:
+            events = [Event(EVERYONE, "whispers.start",
+                            {"players": s.players, "district": s.district_total, "capitol": s.capitol_total})]
+        for seat, side in enumerate(s.sides):
+            events.append(Event(_ONLY[seat], "whispers.side", {"side": side}))
+        team = _team(s)
+        for seat in team:
+            events.append(Event(_ONLY[seat], "whispers.team", {"seats": list(team)}))
+        events.extend(_deal_events(s))
+        return events
+
+    # ----------------------------------------------------------------------------- questions
+
+    def awaiting(self, state: WhispersState) -> list[Awaiting]:
+        s = state
+        if s.stage == "over" or s.turn is None:
+            return []
+        return [Awaiting(s.turn, "turn", s.turn_seconds, _default(s), s.window)]
+
+    def legal(self, state: WhispersState, seat: int) -> list[Action]:
+        s = state
+        if s.stage == "over" or seat != s.turn or isinstance(seat, bool):
+            return []
+        if s.stage == "place":
+            targets = _targets(s, seat)
+            return [{"type": "place", "card": rank, "target": t}
+                    for rank in sorted(set(s.hands[seat])) for t in targets]
+        if s.stage == "pass":
+            return [{"type": "pass", "target": t} for t in _pass_targets(s, seat)] + [dict(DISCARD_PASS)]
+        if s.stage == "swap":
+            return [{"type": "swap", "card": rank} for rank in sorted(set(s.hands[seat]))]
+        return []
+
+    def outcome(self, state: WhispersState) -> Outcome | None:
+        s = state
+        if s.stage != "over":
+            return None
+        winners = tuple(seat for seat in range(s.players) if s.sides[seat] == s.winner)
+        return Outcome(winners, f"whispers.outcome.{s.reason}", {"side": s.winner, **s.win_params})
+
+    def view(self, state: WhispersState, viewer: int) -> dict[str, Any]:
+        """What ``viewer`` may know. Every list is a fresh copy, so callers cannot reach the state."""
+        s = state
+        view: dict[str, Any] = {
+            "players": s.players, "round": s.round, "dealer": s.dealer, "stage": s.stage, "turn": s.turn,
+            "lap": s.lap, "status": list(s.status),
+            "revealed": [side if up else None for side, up in zip(s.sides, s.revealed)],
+            "defeated": list(s.defeated), "face_up": list(s.face_up), "placed": [len(p) for p in s.placed],
+            "hand_sizes": [len(h) for h in s.hands], "returned": list(s.returned), "passer": s.passer,
+            "deck": len(s.deck), "discard": len(s.discard), "district_total": s.district_total,
+            "capitol_total": s.capitol_total, "coop": s.coop, "peacekeepers_from": s.peacekeepers_from,
+            "last_reveal": [{**entry, "cards": list(entry["cards"])} for entry in s.last_reveal],
+            "winner": s.winner,
+        }
+        if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.players:
+            side = s.sides[viewer]
+            view["me"] = viewer
+            view["side"] = side
+            view["hand"] = sorted(s.hands[viewer])
+            if side == DISTRICT:
+                view["team"] = _team(s)
+            view["my_placements"] = [[target, rank] for placer, target, rank in s.placements if placer == viewer]
+            if s.stage == "swap" and viewer == s.turn:
+                view["passed_card"] = s.passed_card
+        elif viewer == MASTER:
+            view["sides"] = list(s.sides)
+            view["hands"] = [sorted(h) for h in s.hands]
+            view["placed_cards"] = [[list(pair) for pair in p] for p in s.placed]
+            view["markers"] = list(s.markers)
+            view["passed_card"] = s.passed_card
+        return view
+
+    def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
+        bot = _BOT[0]
+        if bot is None:
+            from . import bot
+            _BOT[0] = bot
+        return bot.bot_action(view, legal, rng, level)
+
+    # ----------------------------------------------------------------------------- the one change
+
+    def apply(self, state: WhispersState, seat: int, action: Action) -> list[Event]:
+        s = state
+        if s.stage == "over":
+            raise RuleError("whispers.error.game_over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat != s.turn:
+            raise RuleError("whispers.error.not_your_turn")
+        kind = action.get("type") if isinstance(action, dict) else None
+        events: list[Event] = []
+        if s.stage == "place":
+            if kind != "place":
+                raise RuleError("whispers.error.bad_action")
+            card = _check_card(s.hands[seat], action.get("card"))
+            target = _check_place_target(s, seat, action.get("target"))
+            _place(s, seat, card, target, events)
+        elif s.stage == "pass":
+            if kind == "discard_pass":
+                card = s.hands[seat].pop()
+                s.discard.append(card)
+                events.append(Event(EVERYONE, "whispers.pass_discarded", {"seat": seat}))
+                _next_passer(s, events)
+            elif kind == "pass":
+                target = _check_pass_target(s, seat, action.get("target"))
+                card = s.hands[seat].pop()
+                s.passed_card = card
+                events.append(Event(EVERYONE, "whispers.passed", {"seat": seat, "target_seat": target}))
+                events.append(Event(_ONLY[target], "whispers.passed_to_you", {"seat": seat, "card": card}))
+                s.turn = target
+                _wait(s, "swap")
+            else:
+                raise RuleError("whispers.error.bad_action")
+        else:  # swap
+            if kind != "swap":
+                raise RuleError("whispers.error.bad_action")
+            card = _check_card(s.hands[seat], action.get("card"))
+            hand = s.hands[seat]
+            hand.remove(card)
+            s.discard.append(card)
+            hand.append(s.passed_card)
+            s.passed_card = None
+            events.append(Event(EVERYONE, "whispers.swapped", {"seat": seat}))
+            _next_passer(s, events)
+        return events
+
+
+# ------------------------------------------------------------------------------------ checks
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_card(hand: list[int], card: Any) -> int:
+    if not _is_int(card) or card not in hand:
+        raise RuleError("whispers.error.no_such_card")
+    return card
+
+
+def _check_place_target(s: WhispersState, seat: int, target: Any) -> int:
+    if not _is_int(target) or not 0 <= target < s.players:
+        raise RuleError("whispers.error.bad_target")
+    if target == seat:
+        raise RuleError("whispers.error.self_target")  # rule 1
+    if s.defeated[target]:
+        raise RuleError("whispers.error.target_defeated")
+    if s.returned[target]:
+        raise RuleError("whispers.error.target_returned")  # rule 3
+    if len(s.placed[target]) >= 2:
+        raise RuleError("whispers.error.target_full")  # rule 2
+    return target
+
+
+def _check_pass_target(s: WhispersState, seat: int, target: Any) -> int:
+    if not _is_int(target) or not 0 <= target < s.players:
+        raise RuleError("whispers.error.bad_target")
+    if target == seat:
+        raise RuleError("whispers.error.self_target")
+    if s.defeated[target]:
+        raise RuleError("whispers.error.target_defeated")
+    if not s.hands[target]:
+        raise RuleError("whispers.error.bad_target")
+    return target
+
+
+# ------------------------------------------------------------------------------------ flow
+
+
+def _wait(s: WhispersState, stage: str) -> None:
+    s.stage = stage
+    s.wait_no += 1
+    s.window = f"r{s.round}-{stage}-{s.wait_no}"
+
+
+def _clockwise(s: WhispersState, seat: int) -> list[int]:
+    """Every other seat, clockwise from ``seat``'s left."""
+    n = s.players
+    return [x % n for x in range(seat + 1, seat + n)]
+
+
+def _from_dealer(s: WhispersState) -> list[int]:
+    n = s.players
+    return [x % n for x in range(s.dealer, s.dealer + n)]
+
+
+def _team(s: WhispersState) -> list[int]:
+    return [seat for seat, side in enumerate(s.sides) if side == DISTRICT]
+
+
+def _targets(s: WhispersState, seat: int) -> list[int]:
+    """Where ``seat`` may place a card: another, active, not returned, fewer than 2 cards."""
+    defeated, returned, placed = s.defeated, s.returned, s.placed
+    return [t for t in _clockwise(s, seat) if not defeated[t] and not returned[t] and len(placed[t]) < 2]
+
+
+def _pass_targets(s: WhispersState, seat: int) -> list[int]:
+    return [t for t in _clockwise(s, seat) if not s.defeated[t] and s.hands[t]]
+
+
+def _default(s: WhispersState) -> Action:
+    seat = s.turn
+    if s.stage == "place":
+        return {"type": "place", "card": min(s.hands[seat]), "target": _targets(s, seat)[0]}
+    if s.stage == "pass":
+        return dict(DISCARD_PASS)
+    return {"type": "swap", "card": min(s.hands[seat])}
+
+
+def _deal(s: WhispersState) -> None:
+    """§1.5.1: discards back into the deck, shuffle, deal from the dealer (state only)."""
+    s.deck.extend(s.discard)
+    s.discard = []
+    s.rng.shuffle(s.deck)
+    n = s.players
+    s.hands = [[] for _ in range(n)]
+    s.face_up = [None] * n
+    s.placed = [[] for _ in range(n)]
+    s.returned = [False] * n
+    s.placements = []
+    s.lap, s.step, s.turn, s.passer, s.passed_card = 1, 0, None, None, None
+    deck = s.deck
+    for seat in _from_dealer(s):
+        hand = s.hands[seat]
+        if not s.defeated[seat]:
+            if deck:
+                card = deck.pop()
+                s.face_up[seat] = card
+                hand.append(card)
+            if deck:
+                hand.append(deck.pop())
+        elif s.sides[seat] == CAPITOL and deck:  # a defeated Capitol citizen: one face down
+            hand.append(deck.pop())
+
+
+def _deal_events(s: WhispersState) -> list[Event]:
+    """The events of the deal just made (read from the state, so start_events can repeat them)."""
+    order = _from_dealer(s)
+    events = [Event(EVERYONE, "whispers.round", {"round": s.round, "seat": s.dealer}),
+              Event(EVERYONE, "whispers.face_up",
+                    {"cards": [[seat, s.face_up[seat]] for seat in order if s.face_up[seat] is not None]})]
+    for seat in order:
+        hand = s.hands[seat]
+        if not hand:
+            continue
+        if s.defeated[seat]:
+            events.append(Event(_ONLY[seat], "whispers.dealt_defeated", {"card": hand[0]}))
+        else:
+            events.append(Event(_ONLY[seat], "whispers.hand", {"cards": sorted(hand)}))
+    return events
+
+
+def _after_deal(s: WhispersState, events: list[Event]) -> None:
+    s.pass_queue = [seat for seat in _from_dealer(s) if s.defeated[seat] and s.hands[seat]]
+    _next_passer(s, events)
+
+
+def _next_passer(s: WhispersState, events: list[Event]) -> None:
+    """The next defeated Capitol citizen passes (§1.5 open points: before the placement)."""
+    s.passed_card = None
+    if s.pass_queue:
+        seat = s.pass_queue.pop(0)
+        s.passer = s.turn = seat
+        _wait(s, "pass")
+        return
+    s.passer = None
+    s.order = [seat for seat in _from_dealer(s) if not s.defeated[seat]]
+    s.step = 0
+    _next_turn(s, events)
+
+
+def _next_turn(s: WhispersState, events: list[Event]) -> None:
+    """Two laps from the dealer over active players with cards; a player with a card and no
+    legal target returns automatically (rule 3); after the last card, the reveal."""
+    order = s.order
+    n = len(order)
+    while s.step < 2 * n:
+        seat = order[s.step % n]
+        if s.hands[seat] and not s.returned[seat]:
+            if _targets(s, seat):
+                s.turn = seat
+                s.lap = s.step // n + 1
+                _wait(s, "place")
+                return
+            _return(s, seat, events)
+        s.step += 1
+    s.turn = None
+    _reveal(s, events)
+
+
+def _place(s: WhispersState, seat: int, card: int, target: int, events: list[Event]) -> None:
+    s.hands[seat].remove(card)
+    s.placed[target].append([seat, card])
+    s.placements.append([seat, target, card])
+    events.append(Event(EVERYONE, "whispers.placed", {"seat": seat, "target_seat": target}))
+    events.append(Event(_ONLY[seat], "whispers.you_placed", {"card": card, "target_seat": target}))
+    s.step += 1
+    _next_turn(s, events)
+
+
+def _return(s: WhispersState, seat: int, events: list[Event]) -> None:
+    """Rule 3: the card(s) in hand go back to the centre, and the cards placed on this player
+    (all, or the last placed with return_rule=one); nobody may place on them this round."""
+    s.discard.extend(s.hands[seat])
+    s.hands[seat] = []
+    placed = s.placed[seat]
+    back = placed[-1:] if s.return_one else list(placed)
+    del placed[len(placed) - len(back):]
+    s.discard.extend(rank for _, rank in back)
+    s.returned[seat] = True
+    events.append(Event(EVERYONE, "whispers.returned", {"seat": seat, "n": len(back)}))
+
+
+def _reveal(s: WhispersState, events: list[Event]) -> None:
+    """§1.5.5: from the dealer clockwise, each player with placed cards reveals them (sorted)."""
+    s.last_reveal = []
+    order = _from_dealer(s)
+    for i, seat in enumerate(order):
+        _reveal_one(s, seat, events)
+        if _all_district_revealed(s):
+            for rest in order[i + 1:]:  # the round stops: what still lies there goes face down
+                s.discard.extend(rank for _, rank in s.placed[rest])
+                s.placed[rest] = []
+            _win(s, CAPITOL, "all_district_revealed", {}, events)
+            return
+    _end_round(s, events)
+
+
+def _reveal_one(s: WhispersState, seat: int, events: list[Event]) -> None:
+    placed = s.placed[seat]
+    prev = s.status[seat]
+    if s.returned[seat]:
+        # Rule 3: the status does not change; whatever is left (return_rule=one) goes to the
+        # centre face down, so nobody learns the rank of a card whose placer is known.
+        s.discard.extend(rank for _, rank in placed)
+        s.placed[seat] = []
+        _reveal_event(s, seat, "none", [], prev, prev, events)
+        return
+    if not placed:
+        return
+    cards = sorted(rank for _, rank in placed)
+    s.placed[seat] = []
+    discard = s.discard
+    kept = cards
+    change = ""
+    if prev <= HIDDEN and FLED in cards:  # safe: a Fled card does not count
+        kept = [c for c in cards if c != FLED]
+        discard.extend(c for c in cards if c == FLED)
+        if not kept:
+            _reveal_event(s, seat, "unchanged", cards, prev, prev, events)
+            return
+        change = "fled_ignored"
+    elif FLED in cards:  # vulnerable: defeated
+        discard.extend(cards)
+        if s.markers[seat] is not None:
+            discard.append(s.markers[seat])
+        discard.extend(s.hands[seat])
+        s.hands[seat] = []
+        s.markers[seat] = None
+        s.status[seat] = FLED
+        s.defeated[seat] = True
+        s.revealed[seat] = True
+        _reveal_event(s, seat, "defeated", cards, FLED, prev, events, side=s.sides[seat])
+        return
+    new = kept[-1]
+    if not change:
+        change = "equal" if len(kept) == 2 and kept[0] == kept[1] else "higher"
+    discard.extend(kept[:-1])
+    if s.markers[seat] is not None:
+        discard.append(s.markers[seat])
+    s.markers[seat] = new
+    s.status[seat] = new
+    _reveal_event(s, seat, change, cards, new, prev, events)
+    if prev == EXPOSED and new == EXPOSED and not s.revealed[seat]:  # Exposed twice in a row
+        s.revealed[seat] = True
+        events.append(Event(EVERYONE, "whispers.exposed_twice", {"seat": seat, "side": s.sides[seat]}))
+
+
+def _reveal_event(s: WhispersState, seat: int, change: str, cards: list[int], status: int, prev: int,
+                  events: list[Event], side: str | None = None) -> None:
+    params: dict[str, Any] = {"seat": seat, "cards": list(cards), "status": status, "prev": prev}
+    if side is not None:
+        params["side"] = side
+    events.append(Event(EVERYONE, "whispers.reveal." + change, params))
+    s.last_reveal.append({"seat": seat, "cards": list(cards), "status": status, "change": change})
+
+
+def _all_district_revealed(s: WhispersState) -> bool:
+    return all(up for side, up in zip(s.sides, s.revealed) if side == DISTRICT)
+
+
+def _defeated_counts(s: WhispersState) -> tuple[int, int]:
+    capitol = district = 0
+    for side, down in zip(s.sides, s.defeated):
+        if down:
+            if side == CAPITOL:
+                capitol += 1
+            else:
+                district += 1
+    return capitol, district
+
+
+def _end_round(s: WhispersState, events: list[Event]) -> None:
+    """§1.5: the District condition at the end of the round; then the Justice card passes."""
+    capitol, district = _defeated_counts(s)
+    if capitol >= district + 2:
+        _win(s, DISTRICT, "capitol_defeated", {"capitol_defeated": capitol, "district_defeated": district}, events)
+        return
+    if s.defeated.count(False) < 2:
+        # A lone active player (always a hidden District citizen) can never be placed on: nothing
+        # can change any more (reachable only with a district override or in the variant).
+        _win(s, NONE, "stalemate", {}, events)
+        return
+    if s.round >= s.max_rounds:
+        _win(s, NONE, "round_limit", {}, events)
+        return
+    s.dealer = (s.dealer + 1) % s.players  # to the left, defeated players included
+    events.append(Event(EVERYONE, "whispers.justice", {"seat": s.dealer}))
+    s.round += 1
+    _deal(s)
+    events.extend(_deal_events(s))
+    _after_deal(s, events)
+
+
+def _win(s: WhispersState, side: str, reason: str, extra: dict[str, Any], events: list[Event]) -> None:
+    s.winner, s.reason, s.win_params = side, reason, dict(extra)
+    s.turn = s.passer = None
+    s.pass_queue = []
+    _wait(s, "over")
+    seats = [seat for seat in range(s.players) if s.sides[seat] == side]
+    events.append(Event(EVERYONE, "whispers.winner", {"side": side, "seats": seats, "reason": reason, **extra}))
+
+
+# ------------------------------------------------------------------------------------ options
+
+
+def _word(value: Any) -> str:
+    return value.strip().lower() if isinstance(value, str) else ""
+
+
+def _bad(name: str, value: Any) -> Any:
+    raise RuleError("whispers.error.bad_option", name=name, value=value)
+
+
+def _deck_option(value: Any) -> str:
+    """Five counts I,H,A,E,F (text "10,9,8,7,5" or a list of ints), as the canonical text."""
+    if isinstance(value, str):
+        parts = [p for p in value.replace(";", ",").replace("/", ",").replace(" ", ",").split(",") if p]
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    else:
+        _bad("deck", value)
+    if len(parts) != len(RANKS):
+        _bad("deck", value)
+    counts = []
+    for part in parts:
+        if _is_int(part):
+            number = part
+        elif isinstance(part, str) and part.isascii() and part.isdecimal():
+            number = int(part)
+        else:
+            _bad("deck", value)
+        if not COUNT_MIN <= number <= COUNT_MAX:
+            _bad("deck", value)
+        counts.append(number)
+    if not DECK_MIN_TOTAL <= sum(counts) <= DECK_MAX_TOTAL:
+        _bad("deck", value)
+    return ",".join(map(str, counts))
+
+
+GAME = Whispers()

@@ -1,0 +1,814 @@
+"""«Шептуны» (Jabberjay) at a real table, over telnet and SSH, in Russian, English and Ukrainian.
+
+Offline tests at the top check the pieces without a server: card words in every language and by
+prefix, the verbs against every legal action of many random positions (each text a player would
+type parses to exactly that action), clear errors for words that name no card or no player, and
+every event key rendered in ru/en/uk from parameters that went through a JSON round trip (the
+inbox), the table view and the status line.
+
+Then over the wire: a whole classic game of five (Anna on telnet in Russian, Boris on SSH in
+English, three bots; a Ukrainian guest watches), and a cooperative game of two people where the
+server seats the Peacekeeper bots. The humans are driven as a MUD client script would drive them:
+read GMCP ``Korchma.Game.Awaiting`` (the exact legal actions), answer each wait once, and type
+the matching text command in the player's language. The SSH player has no GMCP: a second telnet
+session of the same account reads it for him, and the SSH side types.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import string
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from tests.telnet_client import log_in
+
+LANGS = ("en", "ru", "uk")
+LEFTOVER_KEY = re.compile(r"whispers\.[a-z]")  # a message key shown instead of its text
+
+# Words a player may type for each card, per language: names, other forms, prefixes, numbers.
+CARD_WORDS = {
+    "en": {1: ["ignored", "Ignored", "ign", "1"], 2: ["hidden", "HIDDEN", "hid", "2"],
+           3: ["accused", "acc", "Accused", "3"], 4: ["exposed", "exp", "Exposed", "4"],
+           5: ["fled", "Fled", "fle", "5"]},
+    "ru": {1: ["игнорируемый", "Игнорируемого", "игн", "1"], 2: ["скрывшийся", "скрывшегося", "скр"],
+           3: ["обвиняемый", "обвиняемого", "Обвиняемую", "обв"], 4: ["незащищенный", "незащищённого", "незащ"],
+           5: ["сбежавший", "сбежавшего", "беглец", "Беглеца", "сбеж"]},
+    "uk": {1: ["ігнорований", "Ігнорованого", "ігн"], 2: ["прихований", "прихованого", "прих"],
+           3: ["обвинувачений", "обвинуваченого", "обвинув"], 4: ["незахищений", "незахищеного", "незах"],
+           5: ["втікач", "Втікача", "вті", "5"]},
+}
+VERBS = {
+    "en": {"place": ["place", "put"], "pass": ["pass", "give"], "discard": ["discard", "drop"]},
+    "ru": {"place": ["положить", "кладу"], "pass": ["передать", "отдать"], "discard": ["сбросить", "скинуть"]},
+    "uk": {"place": ["покласти"], "pass": ["передати", "віддати"], "discard": ["скинути"]},
+}
+ON = {"en": "on", "ru": "на", "uk": "на"}
+NAMES = ["Анна", "Boris", "Бот-Афанасий", "Бот-Глафира", "Гость", "Дуня", "Борислав", "Ева", "Иван",
+         "Олена", "Пётр", "Zoe"]
+
+
+def unique_prefix(name: str, names: list[str]) -> str:
+    """The shortest start of ``name`` (3 letters at least) no other name begins with."""
+    others = [n.casefold() for n in names if n != name]
+    for size in range(3, len(name) + 1):
+        prefix = name[:size]
+        if not any(o.startswith(prefix.casefold()) for o in others):
+            return prefix
+    return name
+
+
+def accusative(name: str) -> str:
+    """A Russian accusative the way a player types it after «на»: Бориса, Анну, Бот-Афанасия."""
+    if not re.search("[а-яё]$", name, re.I):
+        return name
+    if name[-1] in "аА":
+        return name[:-1] + "у"
+    if name[-1] in "яЯ":
+        return name[:-1] + "ю"
+    if name[-1] in "йЙ":
+        return name[:-1] + "я"
+    if name[-1] in "ьЬ":
+        return name[:-1] + "я"
+    return name + "а"
+
+
+def command_for(action: dict[str, Any], lang: str, names: list[str], legal: list[dict[str, Any]],
+                hand: list[int], rng: random.Random) -> str:
+    """The text a player types for ``action``, varied: verbs, card words, names and orders."""
+    kind = action["type"]
+    words = VERBS[lang]
+
+    def card(rank: int) -> str:
+        return rng.choice(CARD_WORDS[lang][rank])
+
+    def who(seat: int) -> str:
+        name = names[seat]
+        forms = [name, unique_prefix(name, names), name.lower()]
+        if lang == "ru":
+            forms.append(accusative(name))
+        return rng.choice(forms)
+
+    if kind == "place":
+        verb = rng.choice(words["place"])
+        rank, target = action["card"], action["target"]
+        targets = [a["target"] for a in legal if a["type"] == "place" and a["card"] == rank]
+        pick = rng.random()
+        if len(set(hand)) == 1 and pick < 0.2:
+            return f"{verb} {ON[lang]} {who(target)}" if rng.random() < 0.5 else f"{verb} {who(target)}"
+        if len(targets) == 1 and pick < 0.3:
+            return f"{verb} {card(rank)}"
+        if pick < 0.55:
+            return f"{verb} {card(rank)} {ON[lang]} {who(target)}"
+        if pick < 0.8:
+            return f"{verb} {card(rank)} {who(target)}"
+        return f"{verb} {who(target)} {card(rank)}"
+    if kind == "pass":
+        return f"{rng.choice(words['pass'])} {who(action['target'])}"
+    if kind == "discard_pass":
+        return rng.choice(words["discard"])
+    if kind == "swap":
+        swaps = {a["card"] for a in legal if a["type"] == "swap"}
+        if len(swaps) == 1 and rng.random() < 0.4:
+            return rng.choice(words["discard"])
+        return f"{rng.choice(words['discard'])} {card(action['card'])}"
+    raise AssertionError(f"no verb for {action}")
+
+
+def canon(actions: list[dict[str, Any]]) -> list[str]:
+    return sorted(json.dumps(a, sort_keys=True) for a in actions)
+
+
+# -- offline: card words ---------------------------------------------------------------------------
+
+def test_card_words_every_language_and_prefix():
+    from commands.base import CommandError
+    from commands.games.whispers import parse_card
+
+    for lang in LANGS:
+        for rank, words in CARD_WORDS[lang].items():
+            for word in words:
+                assert parse_card(word) == rank, (lang, word)
+    for word, rank in (("Ignored", 1), ("IGNORED", 1), ("Hidden", 2), ("Accused", 3), ("Exposed", 4),
+                       ("Fled", 5), ("Игнорируемый", 1), ("Скрывшийся", 2), ("Обвиняемый", 3),
+                       ("Незащищенный", 4), ("Незащищённый", 4), ("Сбежавший", 5), ("беглец", 5),
+                       ("обвиняемого", 3), ("Ігнорований", 1), ("Прихований", 2), ("Обвинувачений", 3),
+                       ("Незахищений", 4), ("Втікач", 5), ("«Обвиняемый»", 3), ("#3", 3), ("не", 4),
+                       ("об", 3), ("сб", 5), ("h", 2), ("f", 5), ("e", 4), ("a", 3), ("i", 1)):
+        assert parse_card(word) == rank, word
+    for word in ("с", "s"):  # скрывшийся / сбежавший
+        with pytest.raises(CommandError) as err:
+            parse_card(word)
+        assert err.value.message.key == "whispers.cmd.ambiguous_card"
+    for word in ("король", "6", "0", "xyz", "-1"):
+        with pytest.raises(CommandError) as err:
+            parse_card(word)
+        assert err.value.message.key == "whispers.cmd.bad_card"
+
+
+def _render(lang: str, message: Any) -> str:
+    from world.i18n import strip_marks, t
+
+    return strip_marks(t(lang, message.key, **message.params))
+
+
+def test_card_errors_read_clearly_in_every_language():
+    from commands.base import CommandError
+    from commands.games.whispers import parse_card
+
+    with pytest.raises(CommandError) as err:
+        parse_card("с")
+    assert _render("ru", err.value.message) == (
+        "с — это может быть: Скрывшийся (2), Сбежавший (5). Наберите ещё пару букв.")
+    assert _render("en", err.value.message) == "с could be: Hidden (2), Fled (5). Type a few more letters."
+    with pytest.raises(CommandError) as err:
+        parse_card("король")
+    assert _render("uk", err.value.message) == (
+        "Немає карти король. Карти: Ігнорований (1), Прихований (2), Обвинувачений (3), Незахищений (4), Втікач (5).")
+    assert _render("en", err.value.message).startswith("No card called король. Cards: Ignored (1), Hidden (2)")
+
+
+# -- offline: verbs against every legal action ----------------------------------------------------
+
+class _Table:
+    def __init__(self, state: Any, names: list[str], options: dict[str, Any]) -> None:
+        from games.whispers import GAME
+
+        self.engine, self.game, self.options = GAME, state, options
+        self.number, self.game_name, self.running, self.runner = 1, "whispers", True, object()
+        self.seats = [SimpleNamespace(number=i, name=name, played_by_bot=False) for i, name in enumerate(names)]
+
+    def seat_of(self, account_id: int) -> int:
+        return account_id
+
+
+def _commands() -> list[Any]:
+    import commands.games.whispers  # noqa: F401
+    import commands.load_all  # noqa: F401
+    from commands.base import GAME, REGISTRY, TABLE
+    from commands.parser import _available
+
+    return _available(frozenset({TABLE, GAME}), "player", "whispers", len(REGISTRY))
+
+
+async def _typed(table: _Table, seat: int, text: str, sent: list[dict[str, Any]]) -> None:
+    from commands.base import Ctx, split_args
+    from commands.parser import resolve, split_verb
+
+    world = SimpleNamespace(tables=SimpleNamespace(table_of=lambda _id, t=table: t))
+    verb, rest = split_verb(text)
+    cmd, _ = resolve(verb, _commands())
+    assert cmd is not None and cmd.game == "whispers", text
+    ctx = Ctx(session=None, world=world, account=SimpleNamespace(id=seat), verb=verb,
+              rest=rest, args=split_args(rest), command=cmd)
+    await cmd.handler(ctx)
+
+
+async def test_every_legal_action_has_a_verb(monkeypatch):
+    """Random positions of many games (classic and cooperative, 5 to 12 seats): for the awaited
+    seat and every legal action, the text a player would type (each language, many forms)
+    parses to exactly that action."""
+    import commands.games.whispers as verbs
+    from games.whispers import GAME as ENGINE
+
+    sent: list[dict[str, Any]] = []
+
+    async def capture(ctx: Any, action: dict[str, Any]) -> None:
+        sent.append(action)
+
+    monkeypatch.setattr(verbs, "game_action", capture)
+    checked: dict[str, int] = {}
+    for game_no in range(40):
+        rng = random.Random(game_no)
+        players = rng.choice([5, 6, 7, 8, 10, 12, 4, 3])
+        options: dict[str, Any] = {"return_rule": rng.choice(["all", "one"])}
+        if players < 5:
+            options["peacekeepers_from"] = rng.choice([2, players - 1]) if players > 2 else 1
+        names = NAMES[:players]
+        state = ENGINE.new(players, options, game_no)
+        table = _Table(state, names, ENGINE.validate_options(options))
+        for _ in range(300):
+            if ENGINE.outcome(state) is not None:
+                break
+            (wait,) = ENGINE.awaiting(state)
+            seat = wait.seat
+            legal = ENGINE.legal(state, seat)
+            view = ENGINE.view(state, seat)
+            for other in range(players):
+                if other != seat:
+                    assert ENGINE.legal(state, other) == []
+            for action in legal:
+                for lang in LANGS:
+                    text = command_for(action, lang, names, legal, view["hand"], rng)
+                    sent.clear()
+                    await _typed(table, seat, text, sent)
+                    assert sent == [action], (text, action, sent, view["hand"])
+                    checked[action["type"]] = checked.get(action["type"], 0) + 1
+            action = rng.choice(legal) if rng.random() < 0.5 else ENGINE.bot_action(view, legal, rng, "normal")
+            ENGINE.apply(state, seat, action)
+    assert {"place", "pass", "discard_pass", "swap"} <= set(checked), checked
+
+
+async def test_verbs_say_what_is_wrong(monkeypatch):
+    """Unknown card words, ambiguous starts, unknown players, and `place` with no words."""
+    import commands.games.whispers as verbs
+    from commands.base import CommandError
+    from games.whispers import GAME as ENGINE
+
+    sent: list[dict[str, Any]] = []
+
+    async def capture(ctx: Any, action: dict[str, Any]) -> None:
+        sent.append(action)
+
+    monkeypatch.setattr(verbs, "game_action", capture)
+    names = ["Анна", "Boris", "Бот-Афанасий", "Бот-Глафира", "Борислав"]
+    state = ENGINE.new(5, {}, 7)
+    table = _Table(state, names, ENGINE.validate_options({}))
+    while ENGINE.awaiting(state)[0].seat not in (0, 1) or ENGINE.view(state, 0)["stage"] != "place":
+        seat = ENGINE.awaiting(state)[0].seat
+        ENGINE.apply(state, seat, ENGINE.legal(state, seat)[0])
+    seat = ENGINE.awaiting(state)[0].seat
+    hand = ENGINE.view(state, seat)["hand"]
+    other = next(s for s in range(5) if s != seat and names[s] not in ("Boris", "Борислав"))
+
+    async def error(text: str) -> Any:
+        sent.clear()
+        with pytest.raises(CommandError) as err:
+            await _typed(table, seat, text, sent)
+        assert not sent
+        return err.value.message
+
+    message = await error(f"place xyz {names[other]}")
+    assert message.key == "whispers.cmd.bad_card"
+    message = await error(f"положить с на {names[other]}")
+    assert message.key == "whispers.cmd.ambiguous_card"
+    assert "Скрывшийся (2), Сбежавший (5)" in _render("ru", message)
+    message = await error(f"place {hand[0]} on Zed")
+    assert message.key == "whispers.cmd.no_player"
+    assert _render("en", message) == "Nobody called Zed plays at this table."
+    assert _render("ru", message) == "За этим столом нет игрока Zed."
+    message = await error(f"положить {hand[0]} на Бот")
+    assert message.key == "whispers.cmd.ambiguous_player"
+    assert "Бот-Афанасий, Бот-Глафира" in _render("ru", message)
+    if len(set(hand)) > 1:
+        message = await error("place")
+        assert message.key == "whispers.cmd.place_usage"
+        message = await error(f"place {names[other]}")
+        assert message.key == "whispers.cmd.which_card"
+    # Not one's turn: the verb sends the action and the engine answers (its key is in the catalog).
+    from world.i18n import catalog
+
+    for key in ("not_your_turn", "no_such_card", "self_target", "target_full", "target_defeated",
+                "target_returned", "bad_target", "bad_action", "game_over", "bad_option", "too_few"):
+        for lang in LANGS:
+            assert f"whispers.error.{key}" in catalog(lang), (lang, key)
+
+
+def test_pass_does_not_break_coup_allow():
+    """`pass` is Coup's allow at a Coup table and the whispers pass at a «Шептуны» table;
+    `сбросить` is Coup's lose there and the whispers discard here."""
+    import commands.load_all  # noqa: F401
+    from commands.base import GAME, REGISTRY, TABLE
+    from commands.parser import _available, resolve
+
+    coup = _available(frozenset({TABLE, GAME}), "player", "coup", len(REGISTRY))
+    whispers = _available(frozenset({TABLE, GAME}), "player", "whispers", len(REGISTRY))
+    for verb, coup_key, whispers_key in (("pass", "allow", "pass"), ("сбросить", "lose", "discard"),
+                                         ("скинути", "lose", "discard"), ("пас", "allow", None),
+                                         ("положить", None, "place"), ("передать", None, "pass"),
+                                         ("passwd", "password", "password")):
+        cmd, _ = resolve(verb, coup)
+        assert (cmd.key if cmd else None) == coup_key, verb
+        cmd, _ = resolve(verb, whispers)
+        assert (cmd.key if cmd else None) == whispers_key, verb
+        if cmd is not None and cmd.game is not None:
+            assert cmd.game == "whispers"
+
+
+# -- offline: every event renders in every language, after JSON -----------------------------------
+
+def _fake_table(names: list[str], coop: bool = False) -> Any:
+    return SimpleNamespace(number=3, game_name="whispers",
+                           options={"peacekeepers_from": 2} if coop else {"turn": 90},
+                           seats=[SimpleNamespace(number=i, name=n, played_by_bot=n.startswith("Бот"))
+                                  for i, n in enumerate(names)])
+
+
+EVENT_SAMPLES: list[tuple[str, dict[str, Any]]] = [
+    ("whispers.start", {"players": 5, "district": 2, "capitol": 3}),
+    ("whispers.start", {"players": 12, "district": 5, "capitol": 7}),
+    ("whispers.start_coop", {"players": 5, "peacekeepers": 3}),
+    ("whispers.side", {"side": "district"}),
+    ("whispers.side", {"side": "capitol"}),
+    ("whispers.team", {"seats": [0, 1]}),
+    ("whispers.round", {"round": 3, "seat": 1}),
+    ("whispers.face_up", {"cards": [[1, 3], [2, 5], [0, 1]]}),
+    ("whispers.hand", {"cards": [2, 5]}),
+    ("whispers.hand", {"cards": [4]}),
+    ("whispers.dealt_defeated", {"card": 4}),
+    ("whispers.passed", {"seat": 2, "target_seat": 0}),
+    ("whispers.passed_to_you", {"seat": 2, "card": 5}),
+    ("whispers.pass_discarded", {"seat": 2}),
+    ("whispers.swapped", {"seat": 0}),
+    ("whispers.placed", {"seat": 0, "target_seat": 1}),
+    ("whispers.you_placed", {"card": 3, "target_seat": 1}),
+    ("whispers.returned", {"seat": 4, "n": 0}),
+    ("whispers.returned", {"seat": 4, "n": 1}),
+    ("whispers.returned", {"seat": 4, "n": 2}),
+    ("whispers.reveal.none", {"seat": 1, "cards": [], "status": 2, "prev": 2}),
+    ("whispers.reveal.equal", {"seat": 1, "cards": [3, 3], "status": 3, "prev": 1}),
+    ("whispers.reveal.higher", {"seat": 1, "cards": [2, 4], "status": 4, "prev": 3}),
+    ("whispers.reveal.higher", {"seat": 1, "cards": [2], "status": 2, "prev": 1}),
+    ("whispers.reveal.fled_ignored", {"seat": 1, "cards": [3, 5], "status": 3, "prev": 2}),
+    ("whispers.reveal.unchanged", {"seat": 1, "cards": [5, 5], "status": 1, "prev": 1}),
+    ("whispers.reveal.defeated", {"seat": 1, "cards": [1, 5], "status": 5, "prev": 4, "side": "capitol"}),
+    ("whispers.exposed_twice", {"seat": 1, "side": "district"}),
+    ("whispers.justice", {"seat": 2}),
+    ("whispers.winner", {"side": "district", "seats": [0, 1], "reason": "capitol_defeated",
+                         "capitol_defeated": 3, "district_defeated": 1}),
+    ("whispers.winner", {"side": "capitol", "seats": [2, 3, 4], "reason": "all_district_revealed"}),
+    ("whispers.winner", {"side": "none", "seats": [], "reason": "round_limit"}),
+    ("whispers.winner", {"side": "none", "seats": [], "reason": "stalemate"}),
+]
+
+
+def _event_keys_of_engine() -> set[str]:
+    from pathlib import Path
+
+    import games.whispers.engine as engine
+
+    text = Path(engine.__file__).read_text(encoding="utf-8")
+    keys = set(re.findall(r'"(whispers\.[a-z_.]+[a-z_])"', text))
+    keys = {k for k in keys if not k.startswith(("whispers.error.", "whispers.outcome."))}
+    keys |= {f"whispers.reveal.{change}" for change in engine.REVEAL_KEYS}
+    return keys
+
+
+def test_every_event_renders_per_reader_and_survives_json():
+    from world.i18n import catalog, strip_marks, t
+    from world.presenters import present_params
+
+    sampled = {key for key, _ in EVENT_SAMPLES}
+    engine_keys = _event_keys_of_engine() - {"whispers.reveal."}
+    assert engine_keys <= sampled, engine_keys - sampled
+    names = ["Анна", "Boris", "Бот-Евсей", "Дуня", "Ева"]
+    for coop in (False, True):
+        table = _fake_table(names, coop)
+        for key, raw in EVENT_SAMPLES:
+            params = json.loads(json.dumps(present_params(table, raw)))  # as an inbox item keeps it
+            for lang in LANGS:
+                assert key in catalog(lang), (lang, key)
+                text = strip_marks(t(lang, key, **params))
+                assert "{" not in text and "$msg" not in text and not LEFTOVER_KEY.search(text), (lang, key, text)
+                assert "[[" not in text and "'$list'" not in text, (lang, key, text)
+                for rank_key in ("card", "status", "prev"):
+                    if rank_key in raw:
+                        assert t(lang, f"whispers.card.{raw[rank_key]}") in text or key == "whispers.reveal.none" \
+                            or rank_key == "status" and key in ("whispers.reveal.unchanged", "whispers.reveal.defeated"), \
+                            (lang, key, text)
+
+    table = _fake_table(names)
+
+    def render(lang: str, key: str, raw: dict[str, Any], where: Any = table) -> str:
+        return strip_marks(t(lang, key, **json.loads(json.dumps(present_params(where, raw)))))
+
+    face_up = {"cards": [[1, 3], [2, 5], [0, 1]]}
+    assert render("ru", "whispers.face_up", face_up) == (
+        "Открытые карты: Boris — Обвиняемый, Бот-Евсей — Сбежавший, Анна — Игнорируемый.")
+    assert render("en", "whispers.face_up", face_up) == (
+        "Face-up cards: Boris: Accused, Бот-Евсей: Fled, Анна: Ignored.")
+    assert render("uk", "whispers.face_up", face_up) == (
+        "Відкриті карти: Boris — Обвинувачений, Бот-Евсей — Втікач, Анна — Ігнорований.")
+    assert render("ru", "whispers.hand", {"cards": [2, 5]}) == "Мастер шепчет: ваши карты — Скрывшийся, Сбежавший."
+    assert render("en", "whispers.hand", {"cards": [2, 5]}) == "The Master whispers: your cards are Hidden, Fled."
+    assert render("uk", "whispers.hand", {"cards": [2, 5]}) == "Майстер шепоче: ваші карти — Прихований, Втікач."
+    assert render("ru", "whispers.you_placed", {"card": 4, "target_seat": 3}) == (
+        "Мастер шепчет: вы положили «Незащищенный» перед игроком Дуня.")
+    assert render("ru", "whispers.side", {"side": "district"}) == "Мастер шепчет: ваша роль — Гражданин Дистриктов."
+    assert render("en", "whispers.side", {"side": "capitol"}) == "The Master whispers: you are a Capitol Citizen."
+    assert render("uk", "whispers.side", {"side": "capitol"}) == "Майстер шепоче: ваша роль — Громадянин Капітолію."
+    assert render("ru", "whispers.team", {"seats": [0, 3]}) == (
+        "Мастер шепчет: Граждане Дистриктов открывают глаза. Ваша команда: Анна, Дуня.")
+    reveal = {"seat": 1, "cards": [1, 5], "status": 5, "prev": 4, "side": "capitol"}
+    assert render("ru", "whispers.reveal.defeated", reveal) == (
+        "Boris раскрывает: Игнорируемый, Сбежавший. «Сбежавший» при статусе «Незащищенный» — игрок Boris "
+        "побеждён! Карта персонажа открыта: Гражданин Капитолия.")
+    assert render("en", "whispers.reveal.defeated", reveal).endswith("turned face up: Capitol Citizen.")
+    win = {"side": "district", "seats": [0, 3], "reason": "capitol_defeated", "capitol_defeated": 3,
+           "district_defeated": 1}
+    assert render("ru", "whispers.winner", win) == (
+        "Граждане Дистриктов побеждают! Победители: Анна, Дуня. Побеждено Граждан Капитолия: 3, "
+        "Граждан Дистриктов: 1 — разница не меньше двух.")
+    assert render("en", "whispers.winner", win).startswith("The District Citizens win! Winners: Анна, Дуня.")
+    coop = _fake_table(names, coop=True)
+    lost = {"side": "capitol", "seats": [2, 3, 4], "reason": "all_district_revealed"}
+    assert render("ru", "whispers.winner", lost, coop).startswith("Миротворцы побеждают! Победители: Бот-Евсей")
+    assert render("en", "whispers.winner", lost, coop).startswith("The Peacekeepers win!")
+    assert render("uk", "whispers.winner", lost, coop).startswith("Миротворці перемагають!")
+    assert render("ru", "whispers.winner", lost).startswith("Граждане Капитолия побеждают!")
+    assert render("ru", "whispers.reveal.defeated", reveal, coop).endswith("открыта: Миротворец.")
+    # Plural forms: 1 карта, 2 карты, 5 карт; citizens and Peacekeepers by count.
+    for lang, forms in (("ru", ("1 карта", "2 карты", "5 карт", "21 карта")),
+                        ("uk", ("1 карта", "2 карти", "5 карт", "21 карта")),
+                        ("en", ("1 card", "2 cards", "5 cards", "21 cards"))):
+        for n, form in zip((1, 2, 5, 21), forms):
+            text = strip_marks(t(lang, "whispers.view.header", number=1, round=1, dealer="A", deck=n,
+                                 discard=0, district=2, capitol=3))
+            assert f"{form}," in text, (lang, n, text)
+    assert "из них 2 Гражданина Дистриктов и 3 Гражданина Капитолия" in render(
+        "ru", "whispers.start", {"players": 5, "district": 2, "capitol": 3})
+    assert "5 Граждан Дистриктов и 7 Граждан Капитолия" in render(
+        "ru", "whispers.start", {"players": 12, "district": 5, "capitol": 7})
+    assert "2 District Citizens and 3 Capitol Citizens" in render(
+        "en", "whispers.start", {"players": 5, "district": 2, "capitol": 3})
+    assert "3 Миротворца" in render("ru", "whispers.start_coop", {"players": 5, "peacekeepers": 3})
+    assert "3 Миротворці" in render("uk", "whispers.start_coop", {"players": 5, "peacekeepers": 3})
+    assert "3 Peacekeepers" in render("en", "whispers.start_coop", {"players": 5, "peacekeepers": 3})
+    assert "1 карта, лежавшая" in render("ru", "whispers.returned", {"seat": 0, "n": 1})
+    assert "2 карты, лежавшие" in render("ru", "whispers.returned", {"seat": 0, "n": 2})
+    assert (t("en", "game.whispers"), t("ru", "game.whispers"), t("uk", "game.whispers")) == (
+        "Jabberjay", "Шептуны", "Шептуни")
+
+
+def test_rules_and_names():
+    from world.i18n import strip_marks, t
+
+    ru = strip_marks(t("ru", "rules.whispers"))
+    en = strip_marks(t("en", "rules.whispers"))
+    for word in ("Игнорируемый", "Скрывшийся", "Обвиняемый", "Незащищенный", "Сбежавший",
+                 "Вершителя Правосудия", "Миротворцы", "хотя бы на 2 больше", "положить КАРТА на ИМЯ"):
+        assert word in ru, word
+    for word in ("Ignored", "Hidden", "Accused", "Exposed", "Fled", "Justice Building", "Peacekeeper",
+                 "at least 2 more", "place CARD on NAME"):
+        assert word in en, word
+    assert "Втікач" in t("uk", "rules.whispers")
+
+
+def _all_texts(messages: list[Any], lang: str) -> list[str]:
+    return [_render(lang, m) for m in messages]
+
+
+def test_view_and_status_render_for_every_viewer():
+    """`look` and the status line, for each seat and a spectator, in each language: no template
+    left over, the viewer's hand and side and nobody else's."""
+    from games.base import SPECTATOR
+    from games.whispers import GAME as ENGINE
+    from world.presenters import whispers as presenter
+
+    for coop, players, options in ((False, 6, {}), (True, 5, {"peacekeepers_from": 2})):
+        names = NAMES[:players]
+        rng = random.Random(players)
+        state = ENGINE.new(players, options, 11)
+        table = _fake_table(names, coop)
+        for step in range(120):
+            if ENGINE.outcome(state) is not None:
+                break
+            awaited = {a.seat for a in ENGINE.awaiting(state)}
+            if step % 7 == 0 or ENGINE.view(state, 0)["stage"] in ("pass", "swap"):
+                for viewer in [*range(players), SPECTATOR]:
+                    view = ENGINE.view(state, viewer)
+                    seat = None if viewer == SPECTATOR else viewer
+                    lines = presenter.describe(table, view, seat, 42, awaited)
+                    lines += presenter.status(table, view, seat, 42, awaited)
+                    for lang in LANGS:
+                        texts = _all_texts(lines, lang)
+                        for text in texts:
+                            assert "{" not in text and "$msg" not in text and not LEFTOVER_KEY.search(text), text
+                    ru = "\n".join(_all_texts(lines, "ru"))
+                    if seat is None:
+                        assert "Ваши карты" not in ru and "Ваша роль" not in ru
+                    else:
+                        assert "Ваша роль: " in ru
+                        if view["hand"]:
+                            assert "Ваши карты: " in ru
+                        if seat in awaited:
+                            assert "Ваш ход" in ru
+                        if view.get("team") and len(view["team"]) > 1:
+                            assert "Ваша команда: " in ru
+                        if coop and view["side"] == "district":
+                            assert "Ваша команда: " in ru
+            (wait,) = ENGINE.awaiting(state)
+            legal = ENGINE.legal(state, wait.seat)
+            ENGINE.apply(state, wait.seat, ENGINE.bot_action(ENGINE.view(state, wait.seat), legal, rng, "normal"))
+        view = ENGINE.view(state, 0)
+        text = "\n".join(_all_texts(presenter.describe(table, view, 0, None, set()), "en"))
+        assert "Table 3: Jabberjay" in text and ("the cooperative game" in text) == coop
+
+
+# -- over the wire -------------------------------------------------------------------------------
+
+FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
+WINNER = re.compile(r"Граждане Дистриктов побеждают|Граждане Капитолия побеждают|Миротворцы побеждают"
+                    r"|Игра окончена без победителя")
+
+
+def _literal_pieces(template: str) -> list[str]:
+    pieces = [lit for lit, *_ in string.Formatter().parse(template)]
+    return [re.sub(r"</?[bygrcmd]?>", "", p).strip(" .,:;?!—-") for p in pieces]
+
+
+# The rule errors a typed command may meet when the verb built the wrong action.
+MISFIRES = ("not_your_turn", "no_such_card", "self_target", "target_full", "target_defeated",
+            "target_returned", "bad_target", "bad_action")
+
+
+def parse_error_signatures() -> list[str]:
+    """Fixed text of the messages that mean "that command was not understood"."""
+    from world.i18n import catalog
+
+    out = set()
+    for lang in LANGS:
+        cat = catalog(lang)
+        keys = [k for k in cat if k.startswith("whispers.cmd.")]
+        keys += [f"whispers.error.{k}" for k in MISFIRES] + ["cmd.unknown", "cmd.unknown_suggest"]
+        for key in keys:
+            pieces = sorted(_literal_pieces(cat[key]), key=len)
+            if pieces and len(pieces[-1]) >= 8:
+                out.add(pieces[-1])
+    return sorted(out)
+
+
+def assert_understood(text: str, who: str) -> None:
+    for signature in parse_error_signatures():
+        assert signature not in text, f"{who}: a command was not understood ({signature!r}):\n{text[-3000:]}"
+
+
+class Player:
+    """A human at the table: ``typer`` types (telnet or SSH), ``eyes`` reads GMCP (telnet)."""
+
+    def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
+        self.name, self.lang, self.typer, self.eyes = name, lang, typer, eyes
+        self.rng = random.Random(seed)
+        self.sent: list[tuple[dict[str, Any], str]] = []
+        self.awaitings = 0
+
+    def over(self) -> bool:
+        return any(name == "Korchma.Game.Event" and data.get("key") == "whispers.winner"
+                   for name, data in self.eyes.gmcp_messages) or bool(FINISHED.search(self.eyes.text))
+
+    def latest(self, package: str, before: int | None = None) -> tuple[int, Any] | tuple[None, None]:
+        msgs = self.eyes.gmcp_messages
+        end = len(msgs) if before is None else before
+        for i in range(end - 1, -1, -1):
+            if msgs[i][0] == package:
+                return i, msgs[i][1]
+        return None, None
+
+    def names(self) -> list[str]:
+        _, info = self.latest("Korchma.Table")
+        number = self.table_number()
+        for table in info["tables"]:
+            if table["number"] == number:
+                return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
+        raise AssertionError("no such table in Korchma.Table")
+
+    def table_number(self) -> int:
+        _, view = self.latest("Korchma.Game.View")
+        return view["table"]
+
+    async def next_change(self, count: int, timeout: float) -> None:
+        try:
+            await self.eyes.wait_for(lambda: len(self.eyes.gmcp_messages) > count or self.over(), timeout)
+        except AssertionError:
+            pass
+
+    def choose(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        passes = [a for a in legal if a["type"] == "pass"]
+        if passes and self.rng.random() < 0.6:
+            return self.rng.choice(passes)
+        return self.rng.choice(legal)
+
+    async def play(self, until: float) -> None:
+        """Answer every wait until the game ends; each answer typed as text."""
+        loop = asyncio.get_running_loop()
+        seen = 0
+        answered: set[tuple[int, int]] = set()
+        while not self.over():
+            assert loop.time() < until, f"{self.name}: the game did not end in time"
+            index, awaiting = self.latest("Korchma.Game.Awaiting")
+            if index is None or index < seen:
+                await self.next_change(len(self.eyes.gmcp_messages), 2.0)
+                continue
+            seen = index + 1
+            # The server sends an Awaiting only when it changed, and ``since`` names the wait:
+            # a script answers each wait once.
+            wait = (awaiting["seat"], awaiting["since"])
+            assert wait not in answered, f"{self.name}: the same wait was sent twice: {awaiting}"
+            answered.add(wait)
+            legal = awaiting["legal"]
+            if not legal:
+                assert awaiting["kind"] is None
+                continue
+            _, view_msg = self.latest("Korchma.Game.View", before=index)
+            view = view_msg["view"]
+            assert view["turn"] == awaiting["seat"] == view["me"], (view, awaiting)
+            self.awaitings += 1
+            action = self.choose(legal)
+            text = command_for(action, self.lang, self.names(), legal, view.get("hand") or [], self.rng)
+            self.sent.append((action, text))
+            count = len(self.eyes.gmcp_messages)
+            self.typer.send_line(text)
+            await self.next_change(count, 3.0)
+
+
+async def open_table(host: Any, command: str) -> int:
+    host.send_line(command)
+    found = await host.expect(re.compile(r"(стол|table|стіл) (\d+)", re.I))
+    return int(re.search(r"\d+", found).group(0))
+
+
+def assert_private(player: Player, seat: int) -> None:
+    """Every view this player's session got is their own seat's, with no one else's hand or
+    side; whispers name only them."""
+    views = [data for name, data in player.eyes.gmcp_messages if name == "Korchma.Game.View"]
+    assert views
+    for data in views:
+        assert data["seat"] == seat and data["view"]["me"] == seat
+        assert "hands" not in data["view"] and "sides" not in data["view"]
+        assert "placed_cards" not in data["view"] and "markers" not in data["view"]
+    whispers = [data for name, data in player.eyes.gmcp_messages
+                if name == "Korchma.Game.Event" and data["whisper"]]
+    sides = [d for d in whispers if d["key"] == "whispers.side"]
+    assert len(sides) == 1 and sides[0]["params"]["side"] == views[-1]["view"]["side"]
+    teams = [d for d in whispers if d["key"] == "whispers.team"]
+    if views[-1]["view"]["side"] == "district":
+        assert len(teams) == 1 and seat in teams[0]["params"]["seats"]
+        assert sorted(teams[0]["params"]["seats"]) == sorted(views[-1]["view"]["team"])
+    else:
+        assert not teams
+    for data in whispers:
+        if data["key"] == "whispers.passed_to_you":
+            assert data["params"]["seat"] != seat
+
+
+async def test_whole_game_telnet_ssh_and_bots(server):
+    """Anna (telnet, Russian) and Boris (SSH, English) play with three bots to the end; a guest
+    (Ukrainian) watches and hears no whisper."""
+    from tests.ssh_client import connect
+
+    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(250, 50))
+    boris = await connect(server.ssh_port, "Boris", password="secret1", width=250)
+    await boris.expect("Boris")
+    boris.send_line("lang en")
+    await boris.expect("Language: English")
+    boris_eyes = await log_in(server.telnet_port, "Boris", create=False, gmcp=True, naws=(250, 50))
+    guest = await log_in(server.telnet_port, "Гость", gmcp=True, naws=(250, 50))
+    guest.send_line("мова uk")
+    await guest.expect("Мова: українська")
+
+    number = await open_table(anna, "открыть шептуны turn=10 seats=5 rounds=40")
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    anna.send_line("боты 3")
+    await anna.expect("За стол садятся 3 бота")
+    guest.send_line(f"watch {number}")
+    await guest.expect(f"{number}")
+    anna.send_line("начать")
+    await anna.expect("Начинаются «Шептуны»", timeout=10)
+    await boris.expect("Jabberjay begins", timeout=10)
+    await guest.expect("Починаються «Шептуни»", timeout=10)
+    await anna.expect("Мастер шепчет: ваша роль — Граждан", timeout=10)
+    await boris.expect("The Master whispers: you are a ", timeout=10)
+
+    anna.send_line("карты")
+    await anna.expect(re.compile(r"Стол \d+: «Шептуны», раунд \d+\. Правосудие у игрока \S+\. Колода: \d+ карт"))
+    await anna.expect(re.compile(r"Ваша роль: Граждан(ин Дистриктов|ин Капитолия)\."))
+
+    until = asyncio.get_running_loop().time() + 160
+    players = [Player("Анна", "ru", anna, anna, 1), Player("Boris", "en", boris, boris_eyes, 2)]
+    await anna.gmcp("Korchma.Game.View", timeout=10)
+    names = players[0].names()
+    assert len(names) == 5 and names[:2] == ["Анна", "Boris"], names
+    await asyncio.gather(*(p.play(until) for p in players))
+    await anna.expect(FINISHED, timeout=15)
+    await boris.expect(FINISHED, timeout=15)
+    await guest.expect(FINISHED, timeout=15)
+    assert all(p.awaitings > 0 for p in players)
+
+    assert_understood(anna.text, "Анна")
+    assert_understood(boris.text, "Boris")
+    # Each reads the game in their own language, card names included.
+    assert re.search(r"Открытые карты: \S+ — (Игнорируемый|Скрывшийся|Обвиняемый|Незащищенный|Сбежавший)",
+                     anna.text)
+    assert re.search(r"Мастер шепчет: ваши карты — (Игнорируемый|Скрывшийся|Обвиняемый|Незащищенный|Сбежавший)",
+                     anna.text)
+    assert re.search(r"Мастер шепчет: вы положили «\w+» перед игроком", anna.text)
+    assert re.search(r"The Master whispers: your cards are (Ignored|Hidden|Accused|Exposed|Fled)", boris.text)
+    assert re.search(r"Round \d+\. \S+ holds the Justice Building card", boris.text)
+    assert re.search(r"\S+ puts a card in front of \S+\.", boris.text)
+    assert re.search(r"Відкриті карти: \S+ — (Ігнорований|Прихований|Обвинувачений|Незахищений|Втікач)", guest.text)
+    assert re.search(r"Граждане Дистриктов побеждают|Граждане Капитолия побеждают|Игра окончена без победителя",
+                     anna.text)
+    assert re.search(r"The District Citizens win|The Capitol Citizens win|The game ends with no winner", boris.text)
+    # The table as it changes: everyone's status in the status line.
+    assert re.search(r"\[раунд \d+, Правосудие: \S+\] Анна: (Игнорируемый|Скрывшийся|Обвиняемый|Незащищенный"
+                     r"|Сбежавший|побеждён)", anna.text)
+    assert re.search(r"\[round \d+, Justice: \S+\] Анна: (Ignored|Hidden|Accused|Exposed|Fled|defeated)", boris.text)
+    # Nobody sees another's hand or side: a watcher gets no whisper and no private view.
+    assert "шепоче" not in guest.text and "шепчет" not in guest.text and "whispers:" not in guest.text
+    assert "Ваші карти" not in guest.text and "Ваша роль" not in guest.text
+    for name, data in guest.gmcp_messages:
+        assert not (name == "Korchma.Game.Event" and data["whisper"])
+        if name == "Korchma.Game.View":
+            assert data["seat"] is None
+            assert not {"hand", "side", "team", "hands", "sides", "my_placements"} & set(data["view"])
+    assert_private(players[0], names.index("Анна"))
+    assert_private(players[1], names.index("Boris"))
+    assert len(re.findall("Мастер шепчет: ваша роль", anna.text)) == 1
+    assert len(re.findall("The Master whispers: you are a", boris_eyes.text)) == 1
+    anna.send_line("правила шептуны")
+    await anna.expect("Голодные игры: Шептуны")
+    for client in (anna, boris_eyes, guest):
+        await client.close()
+    await boris.close()
+
+
+async def test_two_people_against_the_peacekeepers(server):
+    """Two people (Russian and English) open a table; at the start the server seats the
+    Peacekeeper bots; both are District and see each other as their team; played to the end."""
+    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(250, 50))
+    boris = await log_in(server.telnet_port, "Boris", gmcp=True, naws=(250, 50))
+    boris.send_line("lang en")
+    await boris.expect("Language: English")
+    number = await open_table(anna, "открыть шептуны turn=10 rounds=40")
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    anna.send_line("начать")
+    await anna.expect("Начинаются «Шептуны», совместная игра", timeout=10)
+    await boris.expect("Jabberjay begins, the cooperative game", timeout=10)
+    await anna.expect("Мастер шепчет: ваша роль — Гражданин Дистриктов.", timeout=10)
+    await boris.expect("The Master whispers: you are a District Citizen.", timeout=10)
+    await anna.expect("Ваша команда: Анна, Boris.", timeout=10)
+    await boris.expect("Your team: Анна, Boris.", timeout=10)
+
+    people = [Player("Анна", "ru", anna, anna, 5), Player("Boris", "en", boris, boris, 6)]
+    await anna.gmcp("Korchma.Game.View", timeout=10)
+
+    def seated() -> int:  # the Peacekeepers are announced with the table once the game begins
+        _, info = people[0].latest("Korchma.Table")
+        return max((len(t["seats"]) for t in info["tables"] if t["number"] == number), default=0)
+
+    await anna.wait_for(lambda: seated() >= 5, timeout=10)
+    names = people[0].names()
+    assert len(names) >= 5 and names[:2] == ["Анна", "Boris"], names
+    anna.send_line("смотреть")
+    await anna.expect(re.compile(r"«Шептуны», совместная игра, раунд \d+"))
+    await anna.expect(re.compile(r"Граждан Дистриктов: 2, Миротворцев: \d"))
+
+    until = asyncio.get_running_loop().time() + 160
+    await asyncio.gather(*(p.play(until) for p in people))
+    await anna.expect(FINISHED, timeout=15)
+    await boris.expect(FINISHED, timeout=15)
+    assert all(p.awaitings > 0 for p in people)
+    assert_understood(anna.text, "Анна")
+    assert_understood(boris.text, "Boris")
+    assert re.search(r"Миротворцы побеждают|Граждане Дистриктов побеждают|Игра окончена без победителя", anna.text)
+    assert re.search(r"The Peacekeepers win|The District Citizens win|The game ends with no winner", boris.text)
+    assert_private(people[0], 0)
+    assert_private(people[1], 1)
+    await anna.close()
+    await boris.close()
