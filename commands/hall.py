@@ -79,6 +79,7 @@ async def say(ctx: Ctx) -> None:
     if not text:
         raise CommandError("say.what")
     check_muted(ctx)
+    check_silenced(ctx)
     room = ctx.world.where(ctx.account.id)
     ctx.reply("say.you", text=text)
     ctx.world.broadcast(room, msg("say.other", name=ctx.account.name, text=text), exclude=[ctx.account.id])
@@ -90,8 +91,21 @@ async def emote(ctx: Ctx) -> None:
     if not text:
         raise CommandError("emote.what")
     check_muted(ctx)
+    check_silenced(ctx)
     room = ctx.world.where(ctx.account.id)
     ctx.world.broadcast(room, msg("emote.line", name=ctx.account.name, text=text))
+
+
+def check_silenced(ctx: Ctx) -> None:
+    """A game may silence a seat at its table (Mafia: the dead do not speak)."""
+    tables = ctx.world.tables
+    table = tables.table_of(ctx.account.id) if tables is not None else None
+    if table is None or not table.running or table.game is None:
+        return
+    seat = table.seat_of(ctx.account.id)
+    silenced = getattr(table.engine, "silenced", None)
+    if seat is not None and silenced is not None and silenced(table.game, seat):
+        raise CommandError("say.silenced")
 
 
 async def find_account(ctx: Ctx, name: str) -> Account:

@@ -1,9 +1,11 @@
 """Tables: list, open, join, leave, watch, start, bots, hand."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from games.base import RuleError
+from world.accounts import parse_duration
 from world.messages import msg
 from world.presenters import present_view
 from world.tables import Table, TableError
@@ -61,13 +63,22 @@ async def tables(ctx: Ctx) -> None:
 
 
 def parse_options(words: list[str]) -> dict[str, str]:
+    """`key=value` words. A value with a time unit (`10m`, `24h`, `2d`, `30с`) becomes seconds,
+    the unit every game's timer options take: `open mafia night=10m day=24h`."""
     options: dict[str, str] = {}
     for word in words:
         key, sep, value = word.partition("=")
         if not sep or not key or not value:
             raise CommandError("open.bad_option_syntax", word=word)
+        if DURATION.fullmatch(value.strip().lower()):
+            duration = parse_duration(value)
+            if duration is not None:
+                value = str(int(duration.total_seconds()))
         options[key.lower()] = value
     return options
+
+
+DURATION = re.compile(r"\d+\s*[^\d\s,]+")
 
 
 @command("open", "открыть", "відкрити", contexts={HALL})

@@ -167,3 +167,44 @@ def test_creation_limit_window_and_exempt_addresses():
         limit.record("127.0.0.1", clock=1.0)
     assert limit.wait_left("127.0.0.1", clock=2.0) == 0
     assert CreationLimit(per_address=0).wait_left("10.0.0.1") == 0  # 0: no limit
+
+
+def test_added_columns_reach_an_older_database(tmp_path):
+    """A database made before a column existed gets it at the next start (world/db.py)."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    path = tmp_path / "k.sqlite3"
+    script = (
+        "import asyncio, sys\n"
+        "from world import db\n"
+        "async def main():\n"
+        f"    await db.init('sqlite://{path}')\n"
+        "    from world.models import GameTable\n"
+        "    await GameTable.create(game='coup', host='x', seats_total=2, paused_seconds=2.5)\n"
+        "    print(sorted({t.paused_seconds for t in await GameTable.all()}, key=str))\n"
+        "    await db.close()\n"
+        "asyncio.run(main())\n")
+    root = str(__import__("pathlib").Path(__file__).resolve().parent.parent)
+    run = lambda: subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True)
+    run()
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE game_table DROP COLUMN paused_seconds")  # as an older version made it
+    conn.commit()
+    conn.close()
+    assert run().stdout.strip() == "[2.5, None]"
+
+
+def test_time_spans_read_as_words():
+    from world.i18n import format_span, t
+
+    assert format_span("ru", 0) == "0 секунд"
+    assert format_span("ru", 61, "acc") == "1 минуту 1 секунду"
+    assert format_span("ru", 3725) == "1 час 2 минуты"
+    assert format_span("ru", 2 * 86400 + 5 * 3600) == "2 дня 5 часов"
+    assert format_span("uk", 3600, "acc") == "1 годину"
+    assert format_span("en", 86400 + 60) == "1 day"  # the second unit is skipped when it is 0
+    assert format_span("en", 172800) == "2 days"
+    assert t("ru", "master.extended", number=3, added=1800, seconds=5400) == \
+        "Мастер продлил фазу за столом 3 на 30 минут: осталось 1 час 30 минут."

@@ -89,6 +89,28 @@ def plural_noun(lang: str, noun: str, n: Any) -> str:
     return forms.get(plural_category(lang, n)) or forms["other"]
 
 
+SPAN_UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
+
+
+def format_span(lang: str, seconds: Any, case: str = "") -> str:
+    """``{s:~}`` / ``{s:~acc}``: a length of time in words, its two largest units ("2 дня 3 часа",
+    "15 minutes 10 seconds"); seconds are left out from an hour up. ``acc``: the accusative forms
+    where the language has them ("через 1 минуту")."""
+    left = max(0, int(seconds))
+    parts: list[str] = []
+    for unit, size in SPAN_UNITS:
+        n, left = divmod(left, size)
+        if n and len(parts) < 2 and not (unit == "second" and parts and seconds >= 3600):
+            noun = f"{unit}_{case}" if case and lookup(lang, f"plural.{unit}_{case}") else unit
+            parts.append(f"{n} {plural_noun(lang, noun, n)}")
+        elif parts:
+            break  # "2 days 0 hours 5 minutes" reads as "2 days"
+    if not parts:
+        noun = f"second_{case}" if case else "second"
+        return f"0 {plural_noun(lang, noun, 0)}"
+    return " ".join(parts)
+
+
 class _Formatter(string.Formatter):
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -98,6 +120,8 @@ class _Formatter(string.Formatter):
             return f"{value} {plural_noun(self.lang, spec[1:], value)}"
         if spec.startswith("@"):
             return plural_noun(self.lang, spec[1:], value)
+        if spec.startswith("~"):
+            return format_span(self.lang, value, spec[1:])
         return super().format_field(value, spec)
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:

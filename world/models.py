@@ -75,6 +75,8 @@ class GameTable(Model):
     # The deadline of the current wait: a wall-clock time, kept so a restart does not move it.
     deadline_at = fields.DatetimeField(null=True)
     deadline_step = fields.IntField(null=True)  # log length when the deadline was armed
+    paused_seconds = fields.FloatField(null=True)  # a Master paused the clock with this much left
+    master = fields.CharField(max_length=32, null=True)  # `open ... master=NAME`: the observer Master
     outcome = fields.JSONField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     started_at = fields.DatetimeField(null=True)

@@ -19,7 +19,7 @@ import weakref
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from games.base import Awaiting, Event, RuleError, SPECTATOR
+from games.base import MASTER, Awaiting, Event, RuleError, SPECTATOR
 from tortoise.transactions import in_transaction
 
 from .messages import Msg, msg
@@ -46,6 +46,7 @@ class TableRunner:
         self.deadline: datetime | None = None
         self.window: tuple[str, frozenset[int]] | None = None  # what the deadline was armed for
         self.timer: asyncio.Task | None = None
+        self.paused: float | None = None  # seconds left on the clock while a Master holds it
         self.bot_tasks: dict[int, asyncio.Task] = {}
         self.stopped = False
         # GMCP Awaiting dedupe: per seat, what the current wait is and the step it began at; per
@@ -58,6 +59,10 @@ class TableRunner:
         self.afk_timeouts = int(tables_cfg["afk_timeouts"])
         self.bot_delay = float(tables_cfg["bot_delay"])
         self.reaction_seconds = float(tables_cfg["reaction_seconds"])
+        # Game traits: a forum-pace game keeps every message in the inbox, and a player who lets
+        # phases run out is not replaced by a bot (their orders still count).
+        self.keep_all = bool(getattr(self.engine, "keep_messages", False))
+        self.autopilot = bool(getattr(self.engine, "autopilot", True))
 
     @property
     def engine(self) -> Any:
@@ -85,15 +90,18 @@ class TableRunner:
             self._after_step()
 
     async def replay(self, entries: list[ActionLogEntry], deadline_at: datetime | None,
-                     deadline_step: int | None) -> None:
+                     deadline_step: int | None, paused: float | None = None) -> None:
         table = self.table
+        self.paused = paused
         table.game = self.engine.new(len(table.seats), table.options, table.seed)
         for entry in entries:
             self.engine.apply(table.game, entry.seat, entry.action)
         table.step = len(entries)
         awaiting = self.engine.awaiting(table.game)
         self.window = self._window_of(awaiting)
-        if deadline_at is not None and deadline_step is not None and awaiting:
+        if paused is not None and awaiting:
+            self.deadline = None
+        elif deadline_at is not None and deadline_step is not None and awaiting:
             self.deadline = deadline_at if deadline_at.tzinfo else deadline_at.replace(tzinfo=UTC)
         else:
             self._arm_window(force=True)
@@ -122,7 +130,8 @@ class TableRunner:
         try:
             async with in_transaction():
                 await ActionLogEntry.create(table_id=table.number, step=step, seat=seat, action=action, by=by)
-                await GameTable.filter(id=table.number).update(deadline_at=self.deadline, deadline_step=step)
+                await GameTable.filter(id=table.number).update(deadline_at=self.deadline, deadline_step=step,
+                                                               paused_seconds=self.paused)
         except Exception:
             # The state moved but the log did not: rebuild from the log so the two agree again.
             log.exception("table %d: could not log step %d; rebuilding", table.number, step)
@@ -168,7 +177,8 @@ class TableRunner:
         if window is None:
             self.deadline, self.window = None, None
             return
-        same = (not force and self.window is not None and self.deadline is not None
+        clock = self.deadline is not None or self.paused is not None
+        same = (not force and self.window is not None and clock
                 and (window[0] == self.window[0] if window[0] or self.window[0]
                      else window[1] <= self.window[1]))
         if same:
@@ -176,6 +186,9 @@ class TableRunner:
             return
         self.window = window
         seconds = self._seconds_for(awaiting)
+        if self.paused is not None:  # clocks stay stopped: a new wait starts paused, at full length
+            self.paused, self.deadline = float(seconds or 0), None
+            return
         self.deadline = utcnow() + timedelta(seconds=seconds) if seconds else None
 
     def _after_step(self) -> None:
@@ -190,6 +203,53 @@ class TableRunner:
             self.timer = asyncio.get_running_loop().create_task(self._timeout_after(delay, self.deadline))
         self._schedule_bots()
         self._send_awaiting()
+
+    # -- the observer Master's clock: pause, resume, extend (never a result) ---------------------
+
+    async def pause(self) -> None:
+        async with self.lock:
+            if self.paused is not None:
+                raise RuleError("master.already_paused")
+            if self.deadline is None:
+                raise RuleError("master.no_clock")
+            self.paused = max(0.0, (self.deadline - utcnow()).total_seconds())
+            self.deadline = None
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            await self._store_clock()
+            self.world.broadcast(self.table.room, msg("master.paused", number=self.table.number))
+            self._send_awaiting()
+
+    async def resume(self) -> None:
+        async with self.lock:
+            if self.paused is None:
+                raise RuleError("master.not_paused")
+            self.deadline = utcnow() + timedelta(seconds=self.paused)
+            self.paused = None
+            await self._store_clock()
+            self.world.broadcast(self.table.room, msg("master.resumed", number=self.table.number,
+                                                      seconds=int((self.deadline - utcnow()).total_seconds())))
+            self._after_step()
+
+    async def extend(self, seconds: int) -> None:
+        async with self.lock:
+            if self.paused is not None:
+                self.paused += seconds
+            elif self.deadline is not None:
+                self.deadline += timedelta(seconds=seconds)
+            else:
+                raise RuleError("master.no_clock")
+            await self._store_clock()
+            left = self.paused if self.paused is not None else (self.deadline - utcnow()).total_seconds()
+            self.world.broadcast(self.table.room, msg("master.extended", number=self.table.number,
+                                                      added=int(seconds), seconds=int(left)))
+            if self.paused is None:
+                self._after_step()
+
+    async def _store_clock(self) -> None:
+        await GameTable.filter(id=self.table.number).update(deadline_at=self.deadline, deadline_step=self.table.step,
+                                                            paused_seconds=self.paused)
 
     def poke(self) -> None:
         """Something changed outside the game (a seat left, a player came back): look again."""
@@ -221,7 +281,7 @@ class TableRunner:
             seat = table.seats[wait.seat]
             seat.timeouts += 1
             await self._act_locked(wait.seat, wait.default, "timeout")
-            if (seat.account_id is not None and not seat.autopilot
+            if (self.autopilot and seat.account_id is not None and not seat.autopilot
                     and seat.timeouts >= self.afk_timeouts):
                 seat.autopilot = True
                 await self.world.deliver_or_keep(seat.account_id, msg("table.autopilot_on"), "system",
@@ -289,11 +349,15 @@ class TableRunner:
                 account_id = table.seats[number].account_id
                 if account_id is None:
                     continue
-                if self.world.is_online(account_id) and self.manager.at_table.get(account_id) == table.number:
+                here = self.world.is_online(account_id) and self.manager.at_table.get(account_id) == table.number
+                if here:
                     online.append(account_id)
-                elif event.is_whisper or not self.world.is_online(account_id):
+                if not here and (event.is_whisper or not self.world.is_online(account_id)):
                     # Away: kept in the inbox and shown at the next login, in order.
                     await self.world.keep(account_id, message, "game", table.number)
+                elif here and self.keep_all:
+                    # A forum-pace game keeps its news and results for rereading (`inbox`).
+                    await self.world.keep(account_id, message, "game", table.number, delivered=True)
             online.extend(w for w in watchers if self.world.is_online(w))
             sessions = self.world.sessions_of(online)
             self.world.send_to_sessions(sessions, message)
@@ -301,6 +365,21 @@ class TableRunner:
                        "whisper": event.is_whisper}
             for session in sessions:
                 session.gmcp("Korchma.Game.Event", payload)
+            self._tell_masters(event, message, payload, seats)
+
+    def _tell_masters(self, event: Event, message: Msg, payload: dict[str, Any], seats: list[int]) -> None:
+        """The observer Master sees every event: the news as it is, and every whisper and order
+        marked with whom it was for."""
+        masters = self.world.sessions_of(m for m in self.table.masters if self.world.is_online(m))
+        if not masters:
+            return
+        if event.audience.kind != "all":
+            names = ", ".join(self.table.seats[n].name for n in seats) or "-"
+            message = msg("master.whisper_to", names=names, text=message)
+            payload = {**payload, "to_seats": seats}
+        self.world.send_to_sessions(masters, message)
+        for session in masters:
+            session.gmcp("Korchma.Game.Event", payload)
 
     def _send_status(self) -> None:
         """After every change, each seated player (and watcher) online gets the game's status
@@ -339,11 +418,16 @@ class TableRunner:
                 if self._awaiting_sent.get(session) != awaiting:
                     self._awaiting_sent[session] = awaiting
                     session.gmcp("Korchma.Game.Awaiting", awaiting)
-        watchers = self.world.sessions_of(table.watchers)
+        watchers = self.world.sessions_of(table.watchers - table.masters)
         if watchers:
             public = {"table": table.number, "seat": None, "view": self.engine.view(table.game, SPECTATOR)}
             for session in watchers:
                 session.gmcp("Korchma.Game.View", public)
+        masters = self.world.sessions_of(table.masters)
+        if masters:
+            everything = {"table": table.number, "seat": "master", "view": self.engine.view(table.game, MASTER)}
+            for session in masters:
+                session.gmcp("Korchma.Game.View", everything)
 
     def _wait_since(self, seat: int, kind: str | None, legal: list[Any], deadline: str | None) -> int:
         """The step this seat's current wait began at: a wait goes on while its choices and clock
@@ -356,6 +440,8 @@ class TableRunner:
         return known[1]
 
     def view_for(self, account_id: int) -> dict[str, Any]:
+        if account_id in self.table.masters:
+            return self.engine.view(self.table.game, MASTER)
         number = self.table.seat_of(account_id)
         return self.engine.view(self.table.game, SPECTATOR if number is None else number)
 

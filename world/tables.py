@@ -10,6 +10,7 @@ from games import registry
 from games.base import GameEngine, RuleError
 from tortoise.transactions import in_transaction
 
+from .accounts import name_key
 from .hub import HALL, table_room
 from .messages import msg
 from .models import Account, ActionLogEntry, GameTable, Seat
@@ -56,6 +57,8 @@ class Table:
     state_name: str = "open"  # open | running | finished | closed
     seats: list[SeatInfo] = field(default_factory=list)
     watchers: set[int] = field(default_factory=set)
+    masters: set[int] = field(default_factory=set)  # watchers who are the observer Master
+    master_name: str = ""  # who may take the Master's chair besides admins (`master=NAME` at open)
     game: Any = None  # the engine's state
     step: int = 0  # how many actions are in the log
     runner: Any = None
@@ -139,6 +142,7 @@ class TableManager:
         defaults = {k: v for k, v in self.config.game(engine.name).items() if k in engine.default_options}
         raw_options = {**defaults, **raw_options}
         seats_opt = raw_options.pop("seats", None)
+        master_name = str(raw_options.pop("master", "")).strip()[:32]  # the server's, not the game's
         try:
             options = engine.validate_options(raw_options)
         except RuleError as err:
@@ -149,9 +153,9 @@ class TableManager:
                 raise TableError("table.bad_seats", low=engine.min_players, high=engine.max_players)
             seats_total = int(seats_opt)
         row = await GameTable.create(game=engine.name, options=options, host=account.name,
-                                     seats_total=seats_total, state="open")
+                                     seats_total=seats_total, state="open", master=master_name or None)
         table = Table(number=row.id, game_name=engine.name, engine=engine, options=options,
-                      host=account.name, seats_total=seats_total)
+                      host=account.name, seats_total=seats_total, master_name=master_name)
         self.tables[table.number] = table
         await self._sit(table, account)
         self.announce_tables()
@@ -209,6 +213,26 @@ class TableManager:
                              exclude=[account.id])
         return table
 
+    async def watch_as_master(self, account: Account, number: int) -> Table:
+        """The observer Master: an admin, or the account named at `open ... master=NAME`. Sees
+        every role, order and whisper; may pause or extend the clock; never acts in the game."""
+        table = self.get(number)
+        named = table.master_name
+        if account.role != "admin" and not (named and name_key(named) == name_key(account.name)):
+            raise TableError("master.not_allowed", number=number)
+        if table.seat_of(account.id) is not None:
+            raise TableError("master.seated")
+        current = self.table_of(account.id)
+        if current is not None and current is not table:
+            raise TableError("table.already_at_table")
+        table.watchers.add(account.id)
+        table.masters.add(account.id)
+        self._enter(table, account.id)
+        self.world.broadcast(table.room, msg("master.joined", name=account.name), exclude=[account.id])
+        if table.runner is not None:
+            table.runner.show_view(account.id)
+        return table
+
     async def leave(self, account: Account) -> Table:
         table = self.table_of(account.id)
         if table is None:
@@ -216,9 +240,11 @@ class TableManager:
         number = table.seat_of(account.id)
         if account.id in table.watchers:
             table.watchers.discard(account.id)
+            table.masters.discard(account.id)
         elif table.running and number is not None:
-            # The seat stays the player's; a bot plays it until they `join` again.
-            table.seats[number].autopilot = True
+            # The seat stays the player's; a bot plays it until they `join` again (a forum-pace
+            # game, whose players come and go, keeps the seat waiting for them instead).
+            table.seats[number].autopilot = bool(getattr(table.engine, "autopilot", True))
             self.world.broadcast(table.room, msg("table.left_game", name=account.name), exclude=[account.id])
             self._exit(account.id)
             if table.runner:
@@ -358,6 +384,7 @@ class TableManager:
             return
         if account.id in table.watchers:
             table.watchers.discard(account.id)
+            table.masters.discard(account.id)
             self.at_table.pop(account.id, None)
         # A seated player keeps the seat (and stays "at" the table) while away.
 
@@ -373,7 +400,8 @@ class TableManager:
                 log.error("table %d: unknown game %r, left as it is", row.id, row.game)
                 continue
             table = Table(number=row.id, game_name=row.game, engine=engine, options=row.options,
-                          host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state)
+                          host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state,
+                          master_name=row.master or "")
             for seat in await Seat.filter(table_id=row.id).order_by("number"):
                 table.seats.append(SeatInfo(number=seat.number, name=seat.name,
                                             account_id=seat.account_id, bot_level=seat.bot_level))
@@ -383,7 +411,7 @@ class TableManager:
             if row.state == "running":
                 entries = await ActionLogEntry.filter(table_id=row.id).order_by("step")
                 table.runner = TableRunner(self, table)
-                await table.runner.replay(entries, row.deadline_at, row.deadline_step)
+                await table.runner.replay(entries, row.deadline_at, row.deadline_step, row.paused_seconds)
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):
