@@ -36,6 +36,7 @@ Levels:
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 Action = dict[str, Any]
@@ -66,12 +67,11 @@ _DRAFT_SHARE = {"duke": 0.45, "captain": 0.2, "assassin": 0.15, "contessa": 0.12
 
 def bot_action(view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
     """One element of ``legal`` for the seat whose ``view`` this is."""
-    if not legal:
-        raise ValueError("bot asked to move with no legal action")
-    if len(legal) == 1:
+    if len(legal) <= 1:
+        if not legal:
+            raise ValueError("bot asked to move with no legal action")
         return legal[0]
-    table = _EASY if level == "easy" else _NORMAL
-    handler = table.get(view.get("stage"))
+    handler = (_EASY if level == "easy" else _NORMAL).get(view.get("stage"))
     if handler is None:
         return _safe(legal)
     if STRICT:
@@ -112,7 +112,13 @@ def _visible(view: dict[str, Any], role: str) -> int:
 
 
 def _impossible(view: dict[str, Any], role: str) -> bool:
-    return _visible(view, role) >= _copies(view)
+    """Every copy of ``role`` is visible to this seat (``_visible`` >= ``_copies``, in one call:
+    the easy bots ask this for every other claim)."""
+    seen = view.get("hand", ()).count(role)
+    for cards in view["face_up"]:
+        if cards:
+            seen += cards.count(role)
+    return seen >= (4 if view["players"] >= 7 else 3)
 
 
 # ------------------------------------------------------------------------------------ easy
@@ -124,6 +130,16 @@ _KINDS_OF = {"duke": ("tax",), "assassin": ("assassinate",), "captain": ("steal"
 _BLUFFABLE = ("tax", "assassinate", "steal", "exchange", "examine")
 
 
+@lru_cache(maxsize=256)  # a pure function of the hand: no memory of any game
+def _turn_kinds(hand: tuple[str, ...]) -> tuple[str, ...]:
+    """Income twice, foreign aid once, the action of each card in ``hand`` three times."""
+    kinds = ["income", "income", "foreign_aid"]
+    for role in hand:
+        for kind in _KINDS_OF.get(role, ()):
+            kinds += (kind, kind, kind)
+    return tuple(kinds)
+
+
 def _easy_turn(view, legal, rng):
     me = view["viewer"]
     coins = view["coins"][me]
@@ -131,16 +147,12 @@ def _easy_turn(view, legal, rng):
         coups = [a for a in legal if a["type"] == "coup"]
         if coups:
             return rng.choice(coups)
-    # Income twice, foreign aid once, the action of each card it holds three times.
-    kinds = ["income", "income", "foreign_aid"]
-    for role in view.get("hand", ()):
-        for kind in _KINDS_OF.get(role, ()):
-            kinds += (kind, kind, kind)
+    kinds = _turn_kinds(tuple(view.get("hand", ())))
     if rng.random() < 0.05:  # a rare bluff, never of a role whose every copy it can see
         kind = _BLUFFABLE[rng.randrange(5)]
         role = view["fifth"] if kind == "exchange" else CLAIM[kind]
         if not _impossible(view, role):
-            kinds = [kind]
+            kinds = (kind,)
     kind = kinds[rng.randrange(len(kinds))]
     choices = [a for a in legal if a["type"] == kind]
     if kind == "steal":  # from someone who has coins, if anyone has
@@ -157,10 +169,13 @@ def _easy_challenge(view, legal, rng):
         pending = view["pending"]
         role = pending["block_role"] if view["stage"] == "challenge_block" else pending["claim"]
         if roll < 0.02 or (role and _impossible(view, role)):
-            challenge = _first(legal, "challenge")
-            if challenge is not None:
-                return challenge
-    return _first(legal, "allow") or legal[0]
+            for action in legal:
+                if action["type"] == "challenge":
+                    return action
+    for action in legal:  # the most common answer of all, so _first() is written out here
+        if action["type"] == "allow":
+            return action
+    return legal[0]
 
 
 def _easy_block(view, legal, rng):

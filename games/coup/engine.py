@@ -15,14 +15,26 @@ A turn runs as a small state machine (``state.stage``):
 
 Losses are taken one at a time: ``_lose`` either turns up the only card at once or opens a
 ``lose`` stage; either way the turn then carries on from ``state.after`` (a continuation tag).
+
+Speed (bench/coup_bench.py): a game is mostly reaction windows, where every other living seat
+answers each claim, and the runner asks ``awaiting``, ``legal`` and ``view`` around every answer.
+So what stays the same for a whole wait is built once per wait and kept in the state's caches
+(``CoupState._clear_caches``; each wait has a number, ``wait_no``, so a cache knows when it is
+stale): the Awaiting objects (an answer drops its seat), a window's answers, the public part of
+the views. The seats after a seat are kept until someone is out; turn menus, which depend only
+on the seating, the seat and its coins, are built once for all games (``_MENUS``). Callers get
+fresh lists and dicts at the top, but the dicts and lists inside them (actions in ``legal``,
+``coins`` or ``face_up`` in a view, an event's params) may be shared between calls and games:
+treat them as read-only, as the presenters, the runner and the bots do.
 """
 from __future__ import annotations
 
 import random
-from itertools import combinations
+from itertools import combinations, count
 from typing import Any
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
+from . import bot as _bots
 
 # ------------------------------------------------------------------------------------ constants
 
@@ -48,17 +60,48 @@ COSTS = {"coup": COUP_COST, "assassinate": ASSASSINATE_COST}
 WINDOWS = frozenset(("challenge_action", "block", "challenge_block"))
 CLAIMS = {"tax": "duke", "assassinate": "assassin", "steal": "captain", "examine": "inquisitor"}
 GAIN = {"income": 1, "foreign_aid": 2, "tax": 3}
+GAIN_KEYS = {kind: "coup." + kind for kind in GAIN}
 
 EVERYONE = Audience.everyone()
 _ONLY = [Audience.only(seat) for seat in range(8)]
-_BOT: list[Any] = [None]  # games/coup/bot.py, once imported
 
 
 def _allow() -> Action:
     return {"type": "allow"}
 
 
+# Awaiting and Event are frozen dataclasses (games/base.py): their __init__ sets each field
+# through object.__setattr__, slowly (about 0.6 us for an Awaiting), and a game makes about one
+# of each per action. _awaiting() and _event() fill the instance's __dict__ at once instead: the
+# same objects (equal, hashable, immutable to their users), made about twice as fast.
+_object_new = object.__new__
+_object_setattr = object.__setattr__
+
+
+def _awaiting(seat: int, kind: str, seconds: float, default: Action, window: str) -> Awaiting:
+    wait = _object_new(Awaiting)
+    _object_setattr(wait, "__dict__", {"seat": seat, "kind": kind, "seconds": seconds, "default": default,
+                                       "window": window})
+    return wait
+
+
+def _event(audience: Audience, key: str, params: dict[str, Any]) -> Event:
+    event = _object_new(Event)
+    _object_setattr(event, "__dict__", {"audience": audience, "key": key, "params": params})
+    return event
+
+
+# The event of the most common action, one per seat for all games (events are immutable; their
+# params are read-only to everyone, as with every event).
+_ALLOWED = tuple(_event(EVERYONE, "coup.allowed", {"seat": seat}) for seat in range(8))
+
+
 # ------------------------------------------------------------------------------------ state
+
+# The caches of CoupState: derived from the game data, never part of it (data() leaves them out,
+# copy() starts the twin without them).
+_CACHES = ("waits", "waits_no", "replies", "replies_no", "public", "public_no", "view_coins", "view_cards",
+           "seated", "seating", "others")
 
 
 class CoupState:
@@ -79,8 +122,8 @@ class CoupState:
         "order", "answered", "acted",
         # exchange and examination
         "drawn", "shown",
-        # cache of awaiting() for the current wait (not game data)
-        "waits", "waits_no",
+        # caches (see _clear_caches)
+        *_CACHES,
     )
 
     def __init__(self) -> None:
@@ -102,7 +145,7 @@ class CoupState:
         self.active = 0
         self.turn = 1
         self.stage = "turn"
-        self.wait_no = 0  # counts waits, for unique window names
+        self.wait_no = 0  # counts waits, for unique window names (and the caches)
         self.window = ""
         self.winner: int | None = None
         self.picked: list[str | None] | None = None  # 2-player draft picks
@@ -110,8 +153,7 @@ class CoupState:
         self.order: list[int] = []  # eligible seats of the open window, in priority order
         self.answered: list[int] = []  # seats that allowed in the open window
         self.acted: dict[int, Action] = {}  # challenge_order=seat: challenges/blocks waiting for priority
-        self.waits: list[Awaiting] = []
-        self.waits_no = -1
+        self._clear_caches()
 
     def _clear_pending(self) -> None:
         self.action: str | None = None
@@ -130,6 +172,22 @@ class CoupState:
         self.drawn: list[str] = []
         self.shown: str | None = None
 
+    def _clear_caches(self) -> None:
+        """A cache marked with a wait number (``*_no``) is valid while ``wait_no`` is that number;
+        ``view_coins`` and ``view_cards`` while the data they copy stays the same; ``others`` and
+        ``seating`` while ``alive`` equals ``seated``. Clearing them changes nothing but speed."""
+        self.waits: dict[int, Awaiting] = {}  # awaiting(): seat -> its Awaiting (answers drop out)
+        self.waits_no = -1
+        self.replies: list[Action] = []  # legal() in a reaction window, the same for every seat
+        self.replies_no = -1
+        self.public: tuple = ()  # view(): what _public() returns
+        self.public_no = -1
+        self.view_coins: list[int] | None = None  # view(): see _public()
+        self.view_cards: tuple[list[list[str]], list[int], list[bool]] | None = None  # face_up, cards, alive
+        self.seated: list[bool] = []
+        self.seating = -1  # the number of (fifth, alive) as of ``seated`` in _SEATINGS
+        self.others: dict[int, list[int]] = {}  # _others_from(): seat -> the others, clockwise
+
     def copy(self) -> "CoupState":
         """An independent twin (its own RNG in the same state): much faster than deepcopy."""
         twin = CoupState.__new__(CoupState)
@@ -147,6 +205,7 @@ class CoupState:
         twin.answered = list(self.answered)
         twin.acted = dict(self.acted)
         twin.drawn = list(self.drawn)
+        twin._clear_caches()
         return twin
 
     def __deepcopy__(self, memo: dict) -> "CoupState":
@@ -154,7 +213,7 @@ class CoupState:
 
     def data(self) -> dict[str, Any]:
         """Every field as plain data (the RNG as its internal state), for comparisons in tests."""
-        out = {name: getattr(self, name) for name in CoupState.__slots__ if name not in ("rng", "waits", "waits_no")}
+        out = {name: getattr(self, name) for name in CoupState.__slots__ if name != "rng" and name not in _CACHES}
         out["rng"] = self.rng.getstate()
         return out
 
@@ -246,55 +305,31 @@ class Coup:
 
     def awaiting(self, state: CoupState) -> list[Awaiting]:
         s = state
-        if s.waits_no != s.wait_no:  # one set of Awaiting objects per wait (they are immutable)
-            s.waits = self._waits(s)
+        if s.waits_no != s.wait_no:
+            # One set of Awaiting objects per wait (they are immutable); an answer in a window or
+            # a draft pick drops its seat from it, so no later call of the wait builds them again.
+            s.waits = _waits(s)
             s.waits_no = s.wait_no
-        waits = s.waits
-        stage = s.stage
-        if stage in WINDOWS:
-            if s.answered or s.acted:
-                answered, acted = s.answered, s.acted
-                return [w for w in waits if w.seat not in answered and w.seat not in acted]
-        elif stage == "draft":
-            picked = s.picked
-            return [w for w in waits if picked[w.seat] is None]
-        return list(waits)
-
-    def _waits(self, s: CoupState) -> list[Awaiting]:
-        """Everyone the current wait may await, with their defaults."""
-        stage = s.stage
-        if stage == "turn":
-            return [Awaiting(s.active, "turn", s.turn_seconds, _default_turn(s), s.window)]
-        react, window = s.reaction_seconds, s.window
-        if stage in WINDOWS:
-            return [Awaiting(seat, "reaction", react, _allow(), window) for seat in s.order]
-        if stage == "lose":
-            return [Awaiting(s.losing, "choice", react, {"type": "lose", "role": s.lose_default}, window)]
-        if stage == "prove":
-            held = s.challenged_role in s.hands[s.challenged]
-            return [Awaiting(s.challenged, "choice", react, {"type": "prove" if held else "concede"}, window)]
-        if stage == "exchange":
-            held = sorted(s.hands[s.active], key=s.roles.index)  # as legal() lists it
-            return [Awaiting(s.active, "choice", react, {"type": "keep", "roles": held}, window)]
-        if stage == "examine_show":
-            return [Awaiting(s.target, "choice", react, {"type": "show", "role": s.hands[s.target][0]}, window)]
-        if stage == "examine_decide":
-            return [Awaiting(s.active, "choice", react, {"type": "examine_return"}, window)]
-        if stage == "draft":
-            return [Awaiting(seat, "choice", react, {"type": "draft", "role": s.roles[0]}, window) for seat in (0, 1)]
-        return []  # over
+        return list(s.waits.values())
 
     def legal(self, state: CoupState, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now, in a fixed order. The list is the caller's; the
+        action dicts in it may be shared with other calls (a window's answers, a seat's turn
+        menu), so treat them as read-only, as apply() does."""
         s = state
         stage = s.stage
-        if stage == "turn":
-            return _turn_actions(s) if seat == s.active else []
         if stage in WINDOWS:
             if seat not in s.order or seat in s.answered or seat in s.acted:
                 return []
-            if stage == "block":
-                return [{"type": "block", "role": role} for role in _block_roles(s)] + [_allow()]
-            return [{"type": "challenge"}, _allow()]
+            if s.replies_no != s.wait_no:  # the same answers for every seat of the window
+                if stage == "block":
+                    s.replies = [{"type": "block", "role": role} for role in _block_roles(s)] + [_allow()]
+                else:
+                    s.replies = [{"type": "challenge"}, _allow()]
+                s.replies_no = s.wait_no
+            return s.replies.copy()
+        if stage == "turn":
+            return _turn_actions(s).copy() if seat == s.active else []
         if stage == "lose":
             return [{"type": "lose", "role": r} for r in _distinct(s.hands[seat])] if seat == s.losing else []
         if stage == "prove":
@@ -320,51 +355,49 @@ class Coup:
         return Outcome((state.winner,), "coup.outcome.winner", {"seat": state.winner})
 
     def view(self, state: CoupState, viewer: int) -> dict[str, Any]:
-        """What ``viewer`` may know. Every list is a fresh copy, so callers cannot reach the state."""
+        """What ``viewer`` may know. No list in it belongs to the state, so nobody changes the game
+        through a view; but the views of a wait share their public lists (coins, face_up, cards,
+        alive): treat a view as read-only."""
         s = state
-        pending = None
-        if s.action is not None:
-            pending = {"action": s.action, "actor": s.actor, "target": s.target, "claim": s.claim,
-                       "blocker": s.blocker, "block_role": s.block_role, "challenger": s.challenger,
-                       "challenged": s.challenged, "challenged_role": s.challenged_role,
-                       "losing": s.losing, "answered": list(s.answered)}
-        view: dict[str, Any] = {
-            "game": "coup", "viewer": viewer, "players": s.players, "fifth": s.fifth,
-            "coins": list(s.coins), "treasury": s.treasury, "court": len(s.court),
-            "face_up": list(map(list, s.face_up)), "cards": list(map(len, s.hands)),
-            "alive": list(s.alive), "active": s.active, "turn": s.turn, "stage": s.stage,
-            "pending": pending, "winner": s.winner,
-        }
+        if s.public_no != s.wait_no:
+            s.public = _public(s)
+            s.public_no = s.wait_no
+        public, pending = s.public
+        view = public.copy()
+        view["viewer"] = viewer
+        if pending is not None:
+            pending = pending.copy()
+            pending["answered"] = s.answered.copy()  # the one thing that changes within a wait
+            view["pending"] = pending
         if isinstance(viewer, int) and 0 <= viewer < s.players:
+            view["hand"] = s.hands[viewer].copy()
             mine = viewer == s.active
-            view["hand"] = list(s.hands[viewer])
-            view["drawn"] = list(s.drawn) if mine and s.stage == "exchange" else []
+            view["drawn"] = s.drawn.copy() if mine and s.stage == "exchange" else []
             view["shown"] = s.shown if mine and s.stage == "examine_decide" else None
         elif viewer == MASTER:
+            view["face_up"] = list(map(list, s.face_up))  # the master's view shares nothing
             view["hands"] = list(map(list, s.hands))
-            view["court_cards"] = list(s.court)
-            view["drawn"] = list(s.drawn)
+            view["court_cards"] = s.court.copy()
+            view["drawn"] = s.drawn.copy()
             view["shown"] = s.shown
         return view
 
-    def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
-        bot = _BOT[0]
-        if bot is None:
-            try:
-                from . import bot  # lazily: games/coup/bot.py is written separately
-            except ImportError:
-                return rng.choice(legal)
-            _BOT[0] = bot
-        return bot.bot_action(view, legal, rng, level)
+    # The bots (games/coup/bot.py) answer straight from here, without a call in between: the
+    # benchmark and the runner ask once per step.
+    bot_action = staticmethod(_bots.bot_action)
 
     # ----------------------------------------------------------------------------- the one change
 
     def apply(self, state: CoupState, seat: int, action: Action) -> list[Event]:
         s = state
         stage = s.stage
-        if stage == "over":
-            raise RuleError("coup.error.game_over")
         kind = action.get("type") if isinstance(action, dict) else None
+        if stage in WINDOWS:
+            # The most common action of all, checked and done at once.
+            if kind == "allow" and seat in s.order and seat not in s.answered and seat not in s.acted:
+                return _allowed(s, seat)
+        elif stage == "over":
+            raise RuleError("coup.error.game_over")
         if not isinstance(kind, str):
             raise RuleError("coup.error.no_such_action")
         events: list[Event] = []
@@ -414,7 +447,7 @@ class Coup:
                 raise RuleError("coup.error.not_your_turn")
             if kind == "examine_return":
                 params = {"actor_seat": s.actor, "target_seat": s.target}
-                events.append(Event(EVERYONE, "coup.examine_returned", params))
+                events.append(_event(EVERYONE, "coup.examine_returned", params))
                 _end_turn(s, events)
             elif kind == "examine_swap":
                 _swap(s, events)
@@ -494,18 +527,41 @@ def _check_keep(s: CoupState, seat: int, roles: Any) -> list[str]:
 
 def _enter(s: CoupState, stage: str) -> None:
     s.stage = stage
-    s.wait_no += 1
-    s.window = f"t{s.turn}.{s.wait_no}-{stage}"
+    no = s.wait_no = s.wait_no + 1
+    turn = s.turn
+    # f"t{turn}.{no}-{stage}", with the numbers' text looked up: this runs for every wait.
+    s.window = f"t{_TEXT[turn] if turn < _TEXTS else turn}.{_TEXT[no] if no < _TEXTS else no}-{stage}"
+
+
+_TEXTS = 2048  # a long game of 8 bots has about 500 waits
+_TEXT = [str(number) for number in range(_TEXTS)]
 
 
 def _turn_event(s: CoupState) -> Event:
-    return Event(EVERYONE, "coup.turn", {"seat": s.active, "coins": s.coins[s.active]})
+    return _event(EVERYONE, "coup.turn", {"seat": s.active, "coins": s.coins[s.active]})
 
 
 def _others_from(s: CoupState, seat: int) -> list[int]:
-    """Living seats other than ``seat``, clockwise from its left."""
-    n, alive = s.players, s.alive
-    return [x % n for x in range(seat + 1, seat + n) if alive[x % n]]
+    """Living seats other than ``seat``, clockwise from its left. The list is shared by the calls
+    until someone is out (it may become a window's ``order``): never change it."""
+    if s.seated != s.alive:
+        _seating_changed(s)
+    others = s.others.get(seat)
+    if others is None:
+        n, alive = s.players, s.alive
+        others = s.others[seat] = [x % n for x in range(seat + 1, seat + n) if alive[x % n]]
+    return others
+
+
+def _seating_changed(s: CoupState) -> None:
+    """Someone is out (or a test seated the table anew): the lists built for the old seating go."""
+    s.seated = s.alive.copy()
+    seating = (s.fifth, tuple(s.alive))
+    number = _SEATINGS.get(seating)
+    if number is None:  # (count() and setdefault() keep the numbers unique even across threads)
+        number = _SEATINGS.setdefault(seating, next(_SEATING_NUMBERS))
+    s.seating = number  # a number rather than the tuple: the key of a turn menu hashes faster
+    s.others = {}
 
 
 def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: list[Event]) -> None:
@@ -520,7 +576,7 @@ def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: lis
         params["target_seat"] = target
     if claim is not None:
         params["claim"] = claim
-    events.append(Event(EVERYONE, "coup.declare", params))
+    events.append(_event(EVERYONE, "coup.declare", params))
     if kind == "income":
         _gain(s, seat, "income", events)
         _end_turn(s, events)
@@ -534,9 +590,10 @@ def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: lis
 
 def _gain(s: CoupState, seat: int, kind: str, events: list[Event]) -> None:
     amount = GAIN[kind]
-    s.coins[seat] += amount
+    coins = s.coins
+    coins[seat] += amount
     s.treasury -= amount
-    events.append(Event(EVERYONE, "coup." + kind, {"seat": seat, "coins": amount, "total": s.coins[seat]}))
+    events.append(_event(EVERYONE, GAIN_KEYS[kind], {"seat": seat, "coins": amount, "total": coins[seat]}))
 
 
 def _open(s: CoupState, stage: str, order: list[int]) -> None:
@@ -571,22 +628,45 @@ def _claim_stands(s: CoupState, events: list[Event]) -> None:
         _resolve(s, events)
 
 
+def _allowed(s: CoupState, seat: int) -> list[Event]:
+    """``seat`` allows (apply() checked that it may): the events."""
+    answered = s.answered
+    answered.append(seat)
+    if s.waits_no == s.wait_no:
+        s.waits.pop(seat, None)
+    if seat.__class__ is int:
+        events = [_ALLOWED[seat]]
+    else:  # e.g. True for seat 1: the event names the seat as it was given, as before
+        events = [_event(EVERYONE, "coup.allowed", {"seat": seat})]
+    if s.acted:
+        _settle(s, events)
+    elif len(answered) == len(s.order):
+        _window_closes(s, events)  # everyone allowed
+    return events
+
+
 def _answer(s: CoupState, seat: int, kind: str, role: str | None, events: list[Event]) -> None:
-    if kind == "allow":
-        s.answered.append(seat)
-        events.append(Event(EVERYONE, "coup.allowed", {"seat": seat}))
-    elif s.first_wins:
+    """A challenge or a block (an allow goes to _allowed)."""
+    if s.first_wins:
         _won(s, seat, kind, role, events)
         return
-    else:
-        # challenge_order=seat: it wins once every seat before it in priority order has allowed.
-        s.acted[seat] = {"type": kind, "role": role}
-        for x in s.order:  # tell the seat it waits only if a seat with priority is yet to answer
-            if x == seat:
-                break
-            if x not in s.answered:
-                events.append(Event(_ONLY[seat], "coup.queued", {"seat": seat, "kind": kind}))
-                break
+    # challenge_order=seat: it wins once every seat before it in priority order has allowed.
+    s.acted[seat] = {"type": kind, "role": role}
+    if s.waits_no == s.wait_no:
+        s.waits.pop(seat, None)
+    answered = s.answered
+    for x in s.order:  # tell the seat it waits only if a seat with priority is yet to answer
+        if x == seat:
+            break
+        if x not in answered:
+            events.append(_event(_ONLY[seat], "coup.queued", {"seat": seat, "kind": kind}))
+            break
+    _settle(s, events)
+
+
+def _settle(s: CoupState, events: list[Event]) -> None:
+    """A challenge or block waits for priority (challenge_order=seat): the first seat in priority
+    order that has not allowed decides, once it has answered."""
     acted, answered = s.acted, s.answered
     for x in s.order:
         act = acted.get(x)
@@ -595,7 +675,10 @@ def _answer(s: CoupState, seat: int, kind: str, role: str | None, events: list[E
             return
         if x not in answered:
             return  # still waiting for a seat with priority
-    # Everyone allowed: the window closes.
+
+
+def _window_closes(s: CoupState, events: list[Event]) -> None:
+    """Everyone allowed: on to what comes after the window."""
     stage = s.stage
     if stage == "challenge_action":
         _claim_stands(s, events)
@@ -609,7 +692,7 @@ def _won(s: CoupState, seat: int, kind: str, role: str | None, events: list[Even
     """A challenge or a block that takes effect."""
     if kind == "block":
         s.blocker, s.block_role = seat, role
-        events.append(Event(EVERYONE, "coup.block", {"blocker_seat": seat, "role": role, "actor_seat": s.actor}))
+        events.append(_event(EVERYONE, "coup.block", {"blocker_seat": seat, "role": role, "actor_seat": s.actor}))
         # Anyone but the blocker may challenge it, the active player first (#7, 000).
         actor = s.actor
         order = [actor] + [x for x in _others_from(s, actor) if x != seat]
@@ -621,14 +704,15 @@ def _won(s: CoupState, seat: int, kind: str, role: str | None, events: list[Even
         challenged, role = s.blocker, s.block_role
     s.challenger, s.challenged, s.challenged_role = seat, challenged, role
     s.order, s.answered, s.acted = [], [], {}
-    events.append(Event(EVERYONE, "coup.challenge", {"challenger_seat": seat, "target_seat": challenged, "role": role}))
+    params = {"challenger_seat": seat, "target_seat": challenged, "role": role}
+    events.append(_event(EVERYONE, "coup.challenge", params))
     _enter(s, "prove")
 
 
 def _proven(s: CoupState, events: list[Event]) -> None:
     """#11: the card is shown, shuffled into the Court, a new one drawn; the challenger loses one."""
     seat, role = s.challenged, s.challenged_role
-    events.append(Event(EVERYONE, "coup.proven", {"seat": seat, "role": role}))
+    events.append(_event(EVERYONE, "coup.proven", {"seat": seat, "role": role}))
     _replace_card(s, seat, role, events)
     _lose(s, s.challenger, "stands" if s.blocker is None else "blocked", events)
 
@@ -641,18 +725,18 @@ def _replace_card(s: CoupState, seat: int, role: str, events: list[Event]) -> No
     s.rng.shuffle(court)
     new = court.pop()
     hand.append(new)
-    events.append(Event(_ONLY[seat], "coup.new_card", {"seat": seat, "role": new}))
+    events.append(_event(_ONLY[seat], "coup.new_card", {"seat": seat, "role": new}))
 
 
 def _conceded(s: CoupState, events: list[Event]) -> None:
     """#12, #16: the claim fails (bluff or concession alike, so nobody learns which)."""
     seat = s.challenged
-    events.append(Event(EVERYONE, "coup.concede", {"seat": seat, "role": s.challenged_role}))
+    events.append(_event(EVERYONE, "coup.concede", {"seat": seat, "role": s.challenged_role}))
     if s.blocker is None:
         if s.paid:  # #12: coins paid come back
             s.coins[seat] += s.paid
             s.treasury -= s.paid
-            events.append(Event(EVERYONE, "coup.refund", {"seat": seat, "amount": s.paid}))
+            events.append(_event(EVERYONE, "coup.refund", {"seat": seat, "amount": s.paid}))
             s.paid = 0
         _lose(s, seat, "end", events)
     else:
@@ -662,7 +746,7 @@ def _conceded(s: CoupState, events: list[Event]) -> None:
 def _lose(s: CoupState, seat: int, after: str, events: list[Event]) -> None:
     """``seat`` must turn a card up; then the turn carries on from ``after``."""
     s.after = after
-    events.append(Event(EVERYONE, "coup.must_lose", {"seat": seat}))
+    events.append(_event(EVERYONE, "coup.must_lose", {"seat": seat}))
     hand = s.hands[seat]
     if len(hand) == 1:  # no choice to make
         _turn_up(s, seat, hand[0], events)
@@ -677,20 +761,20 @@ def _turn_up(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
     hand.remove(role)
     s.face_up[seat].append(role)
     s.losing = s.lose_default = None
-    events.append(Event(EVERYONE, "coup.lost", {"seat": seat, "role": role}))
+    events.append(_event(EVERYONE, "coup.lost", {"seat": seat, "role": role}))
     if not hand:
         returned = s.coins[seat]
         s.coins[seat] = 0
         s.treasury += returned  # #18
         s.alive[seat] = False
         s.living -= 1
-        events.append(Event(EVERYONE, "coup.eliminated", {"seat": seat, "coins": returned}))
+        events.append(_event(EVERYONE, "coup.eliminated", {"seat": seat, "coins": returned}))
         if s.living == 1:
             s.winner = s.alive.index(True)
             s._clear_pending()
             s.order, s.answered, s.acted = [], [], {}
             _enter(s, "over")
-            events.append(Event(EVERYONE, "coup.winner", {"seat": s.winner}))
+            events.append(_event(EVERYONE, "coup.winner", {"seat": s.winner}))
             return
     after = s.after
     if after == "end":
@@ -705,7 +789,7 @@ def _turn_up(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
 
 def _blocked(s: CoupState, events: list[Event]) -> None:
     """The block stands: the action fails; coins paid stay spent (#13)."""
-    events.append(Event(EVERYONE, "coup.blocked", {"actor_seat": s.actor, "action": s.action}))
+    events.append(_event(EVERYONE, "coup.blocked", {"actor_seat": s.actor, "action": s.action}))
     _end_turn(s, events)
 
 
@@ -717,7 +801,7 @@ def _resolve(s: CoupState, events: list[Event]) -> None:
         amount = min(STEAL_MAX, s.coins[target])  # #19
         s.coins[target] -= amount
         s.coins[actor] += amount
-        events.append(Event(EVERYONE, "coup.steal", {"actor_seat": actor, "target_seat": target, "amount": amount}))
+        events.append(_event(EVERYONE, "coup.steal", {"actor_seat": actor, "target_seat": target, "amount": amount}))
     elif kind == "assassinate":
         if s.alive[target]:
             _lose(s, target, "end", events)
@@ -725,7 +809,7 @@ def _resolve(s: CoupState, events: list[Event]) -> None:
     elif kind == "exchange":
         court = s.court
         s.drawn = [court.pop() for _ in range(2 if s.fifth == "ambassador" else 1)]  # #21, #22
-        events.append(Event(_ONLY[actor], "coup.exchange_draw", {"seat": actor, "roles": list(s.drawn)}))
+        events.append(_event(_ONLY[actor], "coup.exchange_draw", {"seat": actor, "roles": list(s.drawn)}))
         _enter(s, "exchange")
         return
     elif kind == "examine":
@@ -747,8 +831,8 @@ def _keep(s: CoupState, seat: int, kept: list[str], events: list[Event]) -> None
     s.court.extend(pool)
     s.rng.shuffle(s.court)  # #21: shuffle after returning
     s.drawn = []
-    events.append(Event(EVERYONE, "coup.exchanged", {"seat": seat}))
-    events.append(Event(_ONLY[seat], "coup.exchange_done", {"seat": seat, "roles": list(kept)}))
+    events.append(_event(EVERYONE, "coup.exchanged", {"seat": seat}))
+    events.append(_event(_ONLY[seat], "coup.exchange_done", {"seat": seat, "roles": list(kept)}))
     _end_turn(s, events)
 
 
@@ -756,7 +840,7 @@ def _show(s: CoupState, role: str, events: list[Event]) -> None:
     """The examined target shows ``role`` to the Inquisitor alone (#23)."""
     actor = s.actor
     s.shown = role
-    events.append(Event(_ONLY[actor], "coup.examine_show", {"seat": actor, "target_seat": s.target, "role": role}))
+    events.append(_event(_ONLY[actor], "coup.examine_show", {"seat": actor, "target_seat": s.target, "role": role}))
     if s.always_swap:
         _swap(s, events)
     else:
@@ -765,7 +849,7 @@ def _show(s: CoupState, role: str, events: list[Event]) -> None:
 
 def _swap(s: CoupState, events: list[Event]) -> None:
     target = s.target
-    events.append(Event(EVERYONE, "coup.examine_swapped", {"actor_seat": s.actor, "target_seat": target}))
+    events.append(_event(EVERYONE, "coup.examine_swapped", {"actor_seat": s.actor, "target_seat": target}))
     _replace_card(s, target, s.shown, events)
     _end_turn(s, events)
 
@@ -786,38 +870,142 @@ def _end_turn(s: CoupState, events: list[Event]) -> None:
 def _draft(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
     s.picked[seat] = role
     s.hands[seat].append(role)
-    events.append(Event(_ONLY[seat], "coup.hand", {"seat": seat, "roles": list(s.hands[seat])}))
+    if s.waits_no == s.wait_no:
+        s.waits.pop(seat, None)
+    s.public_no = -1  # a seat's card count changed within the wait
+    events.append(_event(_ONLY[seat], "coup.hand", {"seat": seat, "roles": list(s.hands[seat])}))
     if None not in s.picked:
         _enter(s, "turn")
         events.append(_turn_event(s))
 
 
+# ------------------------------------------------------------------------------------ waits
+
+
+def _waits(s: CoupState) -> dict[int, Awaiting]:
+    """Everyone the current wait awaits, by seat in the order awaiting() lists them (seats that
+    answered or picked already left out)."""
+    stage = s.stage
+    if stage == "turn":
+        return {s.active: _awaiting(s.active, "turn", s.turn_seconds, _default_turn(s), s.window)}
+    react, window = s.reaction_seconds, s.window
+    if stage in WINDOWS:
+        answered, acted = s.answered, s.acted
+        allow = _allow()  # one default for the whole window: nobody changes an action dict
+        waits = {}
+        for seat in s.order:  # _awaiting() written out: a window awaits up to seven seats
+            if seat not in answered and seat not in acted:
+                wait = waits[seat] = _object_new(Awaiting)
+                _object_setattr(wait, "__dict__", {"seat": seat, "kind": "reaction", "seconds": react,
+                                                   "default": allow, "window": window})
+        return waits
+    if stage == "lose":
+        default = {"type": "lose", "role": s.lose_default}
+        return {s.losing: _awaiting(s.losing, "choice", react, default, window)}
+    if stage == "prove":
+        held = s.challenged_role in s.hands[s.challenged]
+        default = {"type": "prove" if held else "concede"}
+        return {s.challenged: _awaiting(s.challenged, "choice", react, default, window)}
+    if stage == "exchange":
+        held = sorted(s.hands[s.active], key=s.roles.index)  # as legal() lists it
+        return {s.active: _awaiting(s.active, "choice", react, {"type": "keep", "roles": held}, window)}
+    if stage == "examine_show":
+        default = {"type": "show", "role": s.hands[s.target][0]}
+        return {s.target: _awaiting(s.target, "choice", react, default, window)}
+    if stage == "examine_decide":
+        return {s.active: _awaiting(s.active, "choice", react, {"type": "examine_return"}, window)}
+    if stage == "draft":
+        return {seat: _awaiting(seat, "choice", react, {"type": "draft", "role": s.roles[0]}, window)
+                for seat in (0, 1) if s.picked[seat] is None}
+    return {}  # over
+
+
+# ------------------------------------------------------------------------------------ views
+
+
+def _public(s: CoupState) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The part of every view that is the same for every viewer during the current wait (in a
+    wait only the answers of a window change; a draft pick resets this cache): the view's keys in
+    their order, and pending without its ``answered``.
+
+    Its lists are copies of the state's, kept in ``view_coins`` and ``view_cards`` and shared by
+    the views for as long as they stay equal to the state: coins change nearly every turn, the
+    cards only when someone loses one. (Outside the draft, a seat's face-down count changes only
+    as it turns a card face up, and ``alive`` with it, so comparing ``face_up`` covers them.)"""
+    coins = s.view_coins
+    if coins != s.coins:
+        coins = s.view_coins = s.coins.copy()
+    cards = s.view_cards
+    if cards is None or cards[0] != s.face_up or s.stage == "draft":
+        cards = (list(map(list, s.face_up)), list(map(len, s.hands)), s.alive.copy())
+        # Kept but for the draft, where the picks change the card counts (and which is short).
+        s.view_cards = cards if s.stage != "draft" else None
+    face_up, counts, alive = cards
+    pending = None
+    if s.action is not None:
+        pending = {"action": s.action, "actor": s.actor, "target": s.target, "claim": s.claim,
+                   "blocker": s.blocker, "block_role": s.block_role, "challenger": s.challenger,
+                   "challenged": s.challenged, "challenged_role": s.challenged_role,
+                   "losing": s.losing, "answered": None}
+    public = {
+        "game": "coup", "viewer": None, "players": s.players, "fifth": s.fifth,
+        "coins": coins, "treasury": s.treasury, "court": len(s.court), "face_up": face_up,
+        "cards": counts, "alive": alive, "active": s.active, "turn": s.turn, "stage": s.stage,
+        "pending": None, "winner": s.winner,
+    }
+    return public, pending
+
+
 # ------------------------------------------------------------------------------------ lists
 
 
+# Turn menus by (fifth role and who is alive, seat, coin bracket): they depend on nothing else,
+# and games meet the same ones again and again, so each is built once for all games. Their action
+# dicts are shared too, one per kind and target (_TURN_ACTION): never change them. At most 1,016
+# seatings x 8 seats x 4 brackets, a list of at most 32 references each (about 10 MB at worst).
+_MENUS: dict[tuple[int, int, int], list[Action]] = {}
+_SEATINGS: dict[tuple[str, tuple[bool, ...]], int] = {}  # (fifth, alive) -> its number
+_SEATING_NUMBERS = count()
+_TURN_ACTION = {kind: {"type": kind} for kind in ("income", "foreign_aid", "tax", "exchange")}
+_TARGETED_ACTIONS = {kind: [{"type": kind, "target": seat} for seat in range(8)] for kind in TARGETED}
+
+
 def _turn_actions(s: CoupState) -> list[Action]:
+    """The active seat's turn menu (shared: copy it before handing it out)."""
     seat = s.active
     coins = s.coins[seat]
+    if s.seated != s.alive:
+        _seating_changed(s)
+    bracket = 0 if coins < ASSASSINATE_COST else 1 if coins < COUP_COST else 2 if coins < FORCED_COUP else 3
+    key = (s.seating, seat, bracket)
+    actions = _MENUS.get(key)
+    if actions is None:
+        actions = _MENUS[key] = _build_turn_actions(s, seat, coins)
+    return actions
+
+
+def _build_turn_actions(s: CoupState, seat: int, coins: int) -> list[Action]:
     targets = _others_from(s, seat)
-    coups = [{"type": "coup", "target": t} for t in targets] if coins >= COUP_COST else []
+    coups = [_TARGETED_ACTIONS["coup"][t] for t in targets] if coins >= COUP_COST else []
     if coins >= FORCED_COUP:
         return coups
-    actions: list[Action] = [{"type": "income"}, {"type": "foreign_aid"}]
+    actions: list[Action] = [_TURN_ACTION["income"], _TURN_ACTION["foreign_aid"]]
     actions += coups
-    actions.append({"type": "tax"})
+    actions.append(_TURN_ACTION["tax"])
     if coins >= ASSASSINATE_COST:
-        actions += [{"type": "assassinate", "target": t} for t in targets]
-    actions += [{"type": "steal", "target": t} for t in targets]
-    actions.append({"type": "exchange"})
+        actions += [_TARGETED_ACTIONS["assassinate"][t] for t in targets]
+    actions += [_TARGETED_ACTIONS["steal"][t] for t in targets]
+    actions.append(_TURN_ACTION["exchange"])
     if s.fifth == "inquisitor":
-        actions += [{"type": "examine", "target": t} for t in targets]
+        actions += [_TARGETED_ACTIONS["examine"][t] for t in targets]
     return actions
 
 
 def _default_turn(s: CoupState) -> Action:
+    """The timeout's action on a turn: one of the menu's (shared) actions."""
     if s.coins[s.active] >= FORCED_COUP:
-        return {"type": "coup", "target": _others_from(s, s.active)[0]}
-    return {"type": "income"}
+        return _TARGETED_ACTIONS["coup"][_others_from(s, s.active)[0]]
+    return _TURN_ACTION["income"]
 
 
 def _distinct(hand: list[str]) -> list[str]:
