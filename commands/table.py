@@ -14,7 +14,8 @@ from .base import GAME, HALL, TABLE, CommandError, Ctx, command
 
 GAME_ALIASES = {"торги": "bids", "bid": "bids", "аукцион": "bids",
                 "переворот": "coup", "coup": "coup",
-                "шептуны": "whispers", "шептуни": "whispers", "jabberjay": "whispers"}
+                "шептуны": "whispers", "шептуни": "whispers", "jabberjay": "whispers",
+                "мафия": "mafia", "мафія": "mafia", "mafia": "mafia"}
 BOT_LEVELS = {"easy": "easy", "легкий": "easy", "лёгкий": "easy", "легкі": "easy", "простой": "easy",
               "normal": "normal", "обычный": "normal", "нормальный": "normal", "звичайний": "normal"}
 

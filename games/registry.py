@@ -7,9 +7,10 @@ from .base import GameEngine
 def all_games() -> dict[str, GameEngine]:
     from .bids import GAME as bids
     from .coup import GAME as coup
+    from .mafia import GAME as mafia
     from .whispers import GAME as whispers
 
-    return {g.name: g for g in (bids, coup, whispers)}
+    return {g.name: g for g in (bids, coup, whispers, mafia)}
 
 
 def get(name: str) -> GameEngine | None:

@@ -87,7 +87,9 @@ class Table:
         return set(self.human_ids()) | self.watchers
 
     def options_text(self) -> str:
-        return " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        # Lists and maps (a Mafia sign-up) are the game's business, not a setting to show.
+        return " ".join(f"{k}={v}" for k, v in sorted(self.options.items())
+                        if v is not None and not isinstance(v, (dict, list)))
 
 
 class TableManager:

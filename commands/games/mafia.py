@@ -1,0 +1,767 @@
+"""Forum Mafia verbs (seed 004, version C).
+
+Orders: `night ABILITY [TARGET] [ARGS]` / `ночь` / `ніч` (also `use` / `применить`), and
+`day ABILITY TARGET` / `день` — both verbs take any ability, the engine says when one is out of
+its phase ("any time" abilities such as `двойная жизнь` work with either). `vote NAME` / `голос`,
+`mail NAME|city TEXT` / `почта ИМЯ|город ТЕКСТ` (alone, `почта` is still the inbox), `orders` /
+`заявки`, `cancel ABILITY|vote|mail|all` / `отмена`, `ready` / `готов`. The Mafia's channel:
+`team TEXT` / `свои ТЕКСТ`. Before the start, at an open Mafia table: `class NAME` / `класс`
+(the public role, «Класс» of the sign-up; `class` alone lists the table's choices).
+
+Arguments after the target, in this order:
+
+* a secret role (Снайперская винтовка, Арест, Кара, Суд присяжных, Информатор):
+  `ночь снайпер Вася Босс`;
+* a persona (Клевета, Саботаж, Маскировка, Двойная жизнь): `ночь клевета Вася Маньяк`,
+  `ночь маскировка Агент` (Маскировка is on oneself: no target);
+* two personas (Обыск): `ночь обыск Вася Киллер Агент`;
+* Кровавая баня has no target: a public role, then a secret role. A public role of several
+  words is written in quotes or followed by `|`: `ночь баня "Старый продавец" агент`,
+  `ночь баня Старый продавец | агент`; without either, the last word(s) are the secret role;
+* Запрет: three pairs role:ability of different non-Law roles (the role may be left out, each
+  bannable ability names its role): `ночь запрет Вася агент:саботаж киллер:пистолет
+  маньяк:нападение` or `ночь запрет Вася саботаж пистолет нападение`.
+
+Abilities, roles and personas are understood in Russian, English and Ukrainian, in any case,
+by a unique start of the word (several words for names like «В свои руки», «Злой Гений»);
+players by a unique start of their name (a Russian name in another case, «Васю», is found by
+its stem), or by their public role.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from typing import Any
+
+from games.mafia import roles as R
+from world.i18n import LANGUAGES, nested, nested_list, strip_marks, t
+from world.messages import msg
+from world.presenters import mafia as P
+from world.text import clean, clean_line
+
+from ..base import REGISTRY, TABLE, CommandError, Ctx, command
+from ..parser import match_name
+from ..table import game_action, run_table_op
+
+GAME = "mafia"
+NAME_LIMIT = 64
+
+
+def fold(word: str) -> str:
+    return word.casefold().replace("ё", "е").strip(".,;!?«»\"'()“”„")
+
+
+# -- words -----------------------------------------------------------------------------------
+
+# Other words for abilities, besides their catalog names (in every language) and their keys.
+ABILITY_EXTRA: dict[str, tuple[str, ...]] = {
+    "vote": ("голос", "голосовать", "голосую", "голосувати", "voting", "вече"),
+    "mail": ("письмо", "лист", "letter", "анонимка", "message"),
+    "healing": ("лечиться", "heal", "лікуватися", "лечение"),
+    "interrogation": ("допросить", "interrogate", "допитати"),
+    "mastermind": ("мозговой", "мозковий"),
+    "sawnoff": ("обрез", "обріз", "sawnoff", "sawn-off", "sawn off", "shotgun"),
+    "sniper": ("снайпер", "винтовка", "sniper", "rifle", "гвинтівка"),
+    "tommygun": ("томми-ган", "томмиган", "томми", "tommy", "tommygun", "tommy-gun", "tommy gun",
+                 "томмі-ган", "томмі", "томміган"),
+    "militia": ("ополчение", "ополчення", "call to arms"),
+    "autopsy": ("вскрытие", "розтин"),
+    "revolver": ("наган", "nagant", "revolver"),
+    "arrest": ("арестовать", "арештувати"),
+    "own_hands": ("свои руки", "свої руки", "own hands", "own_hands"),
+    "jury": ("присяжные", "присяжні", "суд"),
+    "assist": ("помощь", "assist", "допомога", "помочь"),
+    "double_life": ("двойная", "подвійне", "double life", "double_life"),
+    "bloodbath": ("баня", "лазня", "bloodbath", "blood bath"),
+    "kidnap": ("похитить", "викрасти", "kidnapping"),
+    "zombify": ("зомби", "зомбі", "zombie"),
+    "disinformation": ("дезинфа", "дезінфа"),
+    "bribe": ("подкуп",),
+}
+# Other forms of role and persona names (Russian and Ukrainian cases, English variants).
+ROLE_EXTRA: dict[str, tuple[str, ...]] = {
+    "boss": ("босса", "боссу", "боссом", "боса", "босу", "босом", "don", "дон"),
+    "killer": ("киллера", "киллеру", "киллером", "кілера", "кілеру", "кілером", "hitman"),
+    "agent": ("агента", "агенту", "агентом"),
+    "officer": ("офицера", "офицеру", "офицером", "офіцера", "офіцеру", "офіцером"),
+    "forensic": ("криминалиста", "криминалисту", "криминалистом", "криміналіста", "криміналісту",
+                 "forensics", "forensic expert", "coroner"),
+    "policeman": ("полицейского", "полицейскому", "полицейским", "поліцейського", "поліцейському",
+                  "police", "cop", "policeman", "полицейский", "поліцейський", "мент"),
+    "vigilante": ("вигиланте", "вігіланте", "віджиланте", "vigilante"),
+    "civilian": ("гражданского", "гражданскому", "гражданским", "цивільного", "цивільному",
+                 "citizen", "гражданин", "громадянин", "громадянина"),
+    "maniac": ("маньяка", "маньяку", "маньяком", "маніяка", "маніяку", "маніяком"),
+    "genius": ("гений", "гения", "гению", "злого гения", "злому гению", "злым гением", "злого", "генія",
+               "злого генія", "геній", "evil genius", "genius", "злой гений", "злий геній"),
+    "traitor": ("предателя", "предателю", "зрадника", "зраднику"),
+    "detective": ("сыщика", "сыщику", "детектива", "нишпорка"),
+    "joker": ("джокера", "джокеру"),
+}
+SELF_WORDS = {"себя", "себе", "сам", "сама", "self", "me", "myself", "себе", "собі"}
+CITY_WORDS = {"город", "городу", "city", "town", "всем", "всім", "місто", "місту", "all", "город:"}
+ALL_WORDS = {"all", "все", "всё", "усі", "всі", "everything"}
+CONNECTORS = {"и", "and", "і", "та", "+", ",", ";", "&", "з", "с", "with"}
+BAN_SEPARATORS = re.compile(r"[:=/,;]")
+NONE_WORDS = {"-", "нет", "none", "ні", "сброс", "reset", "clear"}
+
+
+def _variants(form: str) -> set[tuple[str, ...]]:
+    """A name as tuples of folded words: "Томми-ган" is ("томми-ган",), ("томми", "ган") and
+    ("томмиган",); "Злой Гений" is ("злой", "гений")."""
+    base = fold(" ".join(form.split()))
+    out = set()
+    for text in {base, base.replace("-", " "), base.replace("-", ""), base.replace("_", " ")}:
+        words = tuple(fold(w) for w in text.split())
+        if words and all(words):
+            out.add(words)
+    return out
+
+
+class Vocab:
+    """Names of keys (abilities, roles) in every language, matched by a unique start of each word."""
+
+    def __init__(self, forms: dict[str, set[tuple[str, ...]]]) -> None:
+        self.forms = [(key, words) for key, all_words in forms.items() for words in sorted(all_words)]
+
+    def candidates(self, tokens: list[str], i: int, allowed: Any = None) -> list[tuple[str, int, bool]]:
+        found = []
+        for key, words in self.forms:
+            if allowed is not None and key not in allowed:
+                continue
+            n = 0
+            while n < len(words) and i + n < len(tokens):
+                word = fold(tokens[i + n])
+                if not word or not words[n].startswith(word):
+                    break
+                n += 1
+            if n:
+                exact = n == len(words) and all(fold(tokens[i + k]) == words[k] for k in range(n))
+                found.append((key, n, exact))
+        return found
+
+    def match(self, tokens: list[str], i: int, allowed: Any = None) -> tuple[set[str], int]:
+        """(keys, words used): one key when the words name one; several when ambiguous; none."""
+        keys, used, _ = self.match_exact(tokens, i, allowed)
+        return keys, used
+
+    def match_exact(self, tokens: list[str], i: int, allowed: Any = None) -> tuple[set[str], int, bool]:
+        """Like :meth:`match`, and whether the words are a whole name (not only its start)."""
+        found = self.candidates(tokens, i, allowed)
+        exact = [c for c in found if c[2]]
+        if exact:
+            most = max(c[1] for c in exact)
+            return {c[0] for c in exact if c[1] == most}, most, True
+        if not found:
+            return set(), 0, False
+        most = max(c[1] for c in found)
+        return {c[0] for c in found if c[1] == most}, most, False
+
+    def words(self, allowed: Any = None) -> list[str]:
+        return [" ".join(w) for k, w in self.forms if allowed is None or k in allowed]
+
+    def key_of(self, text: str) -> str | None:
+        for key, words in self.forms:
+            if " ".join(words) == text:
+                return key
+        return None
+
+
+def _catalog_name(lang: str, key: str) -> str:
+    return strip_marks(t(lang, key))
+
+
+@lru_cache(maxsize=1)
+def abilities_vocab() -> Vocab:
+    forms: dict[str, set[tuple[str, ...]]] = {}
+    for key in P.ABILITIES:
+        names = {key, *ABILITY_EXTRA.get(key, ())}
+        names.update(_catalog_name(lang, f"mafia.ability.{key}") for lang in LANGUAGES)
+        forms[key] = set().union(*(_variants(n) for n in names))
+    return Vocab(forms)
+
+
+@lru_cache(maxsize=1)
+def roles_vocab() -> Vocab:
+    forms: dict[str, set[tuple[str, ...]]] = {}
+    for key in R.PERSONAS:
+        names = {key, *ROLE_EXTRA.get(key, ())}
+        names.update(_catalog_name(lang, f"mafia.role_name.{key}") for lang in LANGUAGES)
+        forms[key] = set().union(*(_variants(n) for n in names))
+    return Vocab(forms)
+
+
+# Each ability a Запрет may name belongs to one non-Law role: the ability alone names its role.
+BAN_ROLE: dict[str, str] = {ability: role for role, keys in R.BANNABLE.items() for ability in keys}
+
+
+def _maybe(word: str, vocab: Vocab, allowed: Any = None) -> Any:
+    close = difflib.get_close_matches(fold(word), vocab.words(allowed), n=3, cutoff=0.7)
+    keys = list(dict.fromkeys(vocab.key_of(c) for c in close))
+    if not keys:
+        return ""
+    names = [P.ability_name(k) if vocab is abilities_vocab() else P.role_name(k) for k in keys if k]
+    return nested("mafia.cmd.maybe", words=nested_list(names))
+
+
+# -- the seat --------------------------------------------------------------------------------
+
+class Seat:
+    """This player's seat at a running Mafia table: its view and legal actions right now."""
+
+    def __init__(self, ctx: Ctx) -> None:
+        table = ctx.world.tables.table_of(ctx.account.id)
+        if table is None or table.runner is None or table.game is None or not table.running:
+            raise CommandError("table.no_game")
+        seat = table.seat_of(ctx.account.id)
+        if seat is None:
+            raise CommandError("table.not_seated")
+        self.table = table
+        self.number = seat
+        self.view: dict[str, Any] = table.engine.view(table.game, seat)
+        self.legal: list[dict[str, Any]] = table.engine.legal(table.game, seat)
+
+    @property
+    def role(self) -> str:
+        return self.view.get("role", "")
+
+    @property
+    def public_key(self) -> str:
+        item = P.at_seat(self.view, "public_roles", self.number) or {}
+        return item.get("key", R.OTHER)
+
+    @property
+    def own(self) -> list[str]:
+        return P.ordered_abilities(self.role, self.view.get("abilities") or ())
+
+    def spec(self, key: str) -> R.Ability | None:
+        return P.spec(self.role, key, self.public_key)
+
+    def names(self, seats: list[int]) -> str:
+        return ", ".join(self.table.seats[s].name for s in seats if s < len(self.table.seats)) or "-"
+
+    def living(self) -> list[int]:
+        return [s for s in range(len(self.table.seats)) if P.at_seat(self.view, "alive", s, True)]
+
+    def targets(self, key: str) -> list[int]:
+        """Seats ``legal`` offers as targets of this ability now (vote, mail, or an order)."""
+        out = []
+        for action in self.legal:
+            kind = action.get("type")
+            if (kind == key or (kind == "order" and action.get("ability") == key)) \
+                    and isinstance(action.get("target"), int) and action["target"] not in out:
+                out.append(action["target"])
+        return out
+
+    # players
+    def find_player(self, word: str, preferred: list[int]) -> int | None:
+        """A seat by a unique start of a player's name (first among ``preferred``, then the
+        living, then anyone); a Russian or Ukrainian name in another case by its stem; else by
+        the public role's name. None: the word names nobody; an ambiguous start raises."""
+        word = word.lstrip("@").strip(",.;:!?")
+        if not word:
+            return None
+        found = self._match(word, preferred)
+        for cut in (1, 2):
+            if found is not None or len(word) - cut < 2:
+                break
+            try:
+                found = self._match(word[:-cut], preferred)
+            except CommandError:
+                break
+        if found is None:
+            found = self._public(word)
+        if found is None and fold(word) in SELF_WORDS:
+            found = self.number
+        return found
+
+    def _match(self, word: str, preferred: list[int]) -> int | None:
+        seats = self.table.seats
+        everyone = [s.number for s in seats]
+        exact = [s for s in everyone if seats[s].name.casefold() == word.casefold()]
+        if exact:
+            return exact[0]
+        for pool in (preferred, self.living(), everyone):
+            names = [seats[s].name for s in pool]
+            name, candidates = match_name(word, names)
+            if name is not None:
+                return next(s for s in pool if seats[s].name == name)
+            if candidates:
+                raise CommandError("mafia.cmd.ambiguous_player", name=word, names=", ".join(candidates))
+        return None
+
+    def _public(self, word: str) -> int | None:
+        names = [P.public_name(self.view, s) for s in range(len(self.table.seats))]
+        folded = word.casefold()
+        exact = [s for s, n in enumerate(names) if n.casefold() == folded]
+        if len(exact) == 1:
+            return exact[0]
+        starts = [s for s, n in enumerate(names) if n.casefold().startswith(folded) and len(folded) >= 2]
+        return starts[0] if len(starts) == 1 else None
+
+    def is_me(self, word: str) -> bool:
+        word = word.lstrip("@")
+        return fold(word) in SELF_WORDS or word.casefold() == self.table.seats[self.number].name.casefold()
+
+    def player(self, word: str, preferred: list[int]) -> int:
+        found = self.find_player(word, preferred)
+        if found is None:
+            raise CommandError("mafia.cmd.no_player", name=word.lstrip("@"))
+        return found
+
+
+async def act(ctx: Ctx, action: dict[str, Any], table: Any = None) -> None:
+    """Send the action; the engine's rule errors come back with names in the reader's language."""
+    try:
+        await game_action(ctx, action)
+    except CommandError as err:
+        message = err.message
+        if message.key.startswith("mafia."):
+            raise CommandError(message.key, **P.localize_params(table, message.params)) from err
+        raise
+
+
+# -- parsing ---------------------------------------------------------------------------------
+
+def parse_ability(seat: Seat, tokens: list[str], i: int = 0, allowed: Any = None) -> tuple[str, int]:
+    """The ability the words at ``i`` name: among one's own abilities (or ``allowed``) first,
+    then among all (an ability one does not have is refused clearly)."""
+    vocab = abilities_vocab()
+    own = list(allowed) if allowed is not None else seat.own
+    keys, used, exact = vocab.match_exact(tokens, i, own)
+    if allowed is None and not exact:  # a whole name of an ability one does not have
+        other, other_used, other_exact = vocab.match_exact(tokens, i)
+        if other_exact and len(other) == 1 and not other & set(own) and other_used >= used:
+            raise CommandError("mafia.cmd.not_your_ability", ability=P.ability_name(other.pop()),
+                               abilities=P.ability_list(own))
+    if len(keys) == 1:
+        return keys.pop(), used
+    if keys:
+        raise CommandError("mafia.cmd.ambiguous_ability", word=tokens[i],
+                           abilities=P.ability_list(P.ordered_abilities(seat.role, keys)))
+    if allowed is not None:
+        raise CommandError("mafia.cmd.bad_ability", word=tokens[i], abilities=P.ability_list(own),
+                           maybe=_maybe(tokens[i], vocab, own))
+    keys, used = vocab.match(tokens, i)
+    if len(keys) == 1:
+        raise CommandError("mafia.cmd.not_your_ability", ability=P.ability_name(keys.pop()),
+                           abilities=P.ability_list(own))
+    raise CommandError("mafia.cmd.bad_ability", word=tokens[i], abilities=P.ability_list(own),
+                       maybe=_maybe(tokens[i], vocab, None))
+
+
+def parse_role(tokens: list[str], i: int, allowed: Any = None, kind: str = "role") -> tuple[str, int]:
+    """A secret role (``kind`` "role") or a persona ("persona") named at ``i`` (one or two words)."""
+    vocab = roles_vocab()
+    pool = tuple(allowed) if allowed is not None else (R.ROLE_ORDER if kind == "role" else R.PERSONAS)
+    keys, used = vocab.match(tokens, i, pool)
+    if len(keys) == 1:
+        return keys.pop(), used
+    names = P.role_list([k for k in R.PERSONAS if k in pool])
+    if keys:
+        raise CommandError(f"mafia.cmd.ambiguous_{kind}", word=tokens[i],
+                           roles=P.role_list([k for k in R.PERSONAS if k in keys]))
+    raise CommandError(f"mafia.cmd.bad_{kind}", word=tokens[i], roles=names, maybe=_maybe(tokens[i], vocab, pool))
+
+
+def _need(key: str, ability: str, **params: Any) -> CommandError:
+    return CommandError(key, ability=P.ability_name(ability), **params)
+
+
+def _skip_tokens(text: str, count: int) -> str:
+    """``text`` after its first ``count`` arguments (as split_args splits them)."""
+    pos = 0
+    for n, m in enumerate(re.finditer(r'"[^"]*"|«[^»]*»|\S+', text)):
+        if n == count:
+            return text[m.start():]
+        pos = m.end()
+    return text[pos:] if count else text
+
+
+def parse_use(seat: Seat, tokens: list[str], rest: str = "") -> dict[str, Any]:
+    """`night ABILITY [TARGET] [ARGS]` (and `day ...`): the action it names."""
+    if not tokens:
+        raise CommandError("mafia.cmd.use_usage", abilities=P.ability_list(P.usable_now(seat.view)))
+    key, used = parse_ability(seat, tokens)
+    words = tokens[used:]
+    if key == "vote":
+        return parse_vote(seat, words)
+    if key == "mail":
+        return parse_mail(seat, _skip_tokens(rest, used) if rest else " ".join(words))
+    ab = seat.spec(key)
+    if ab is None:  # pragma: no cover - every known key has a spec
+        raise CommandError("mafia.error.no_such_ability", ability=P.ability_name(key))
+    action: dict[str, Any] = {"type": "order", "ability": key}
+    i = 0
+    if ab.target == "self":
+        if words and seat.is_me(words[0]):
+            i = 1
+        action["target"] = seat.number
+    elif ab.target != "none":
+        targets = seat.targets(key)
+        if not words:
+            pool = targets or [s for s in seat.living() if s != seat.number]
+            raise _need("mafia.cmd.need_target", key, names=seat.names(pool))
+        action["target"] = seat.player(words[0], targets)
+        i = 1
+    for arg in ab.args:
+        if arg in (R.ARG_ROLE, R.ARG_ROLE_NONLAW):
+            allowed = R.NON_LAW if arg == R.ARG_ROLE_NONLAW else R.ROLE_ORDER
+            if i >= len(words):
+                raise _need("mafia.cmd.need_role", key, roles=P.role_list(list(allowed)))
+            action["role"], n = parse_role(words, i, allowed)
+            i += n
+        elif arg == R.ARG_PERSONA:
+            if i >= len(words):
+                raise _need("mafia.cmd.need_persona", key, roles=P.role_list(list(R.PERSONAS)))
+            action["persona"], n = parse_role(words, i, kind="persona")
+            i += n
+        elif arg == R.ARG_PERSONAS2:
+            picked = []
+            while len(picked) < 2:
+                while i < len(words) and fold(words[i]) in CONNECTORS:
+                    i += 1
+                if i >= len(words):
+                    raise _need("mafia.cmd.need_personas", key, roles=P.role_list(list(R.PERSONAS)))
+                persona, n = parse_role(words, i, kind="persona")
+                picked.append(persona)
+                i += n
+            if picked[0] == picked[1]:
+                raise _need("mafia.cmd.same_personas", key)
+            action["personas"] = picked
+        elif arg == R.ARG_PUBLIC:
+            action["public"], action["role"] = parse_bloodbath(seat, key, words[i:])
+            i = len(words)
+            break
+        elif arg == R.ARG_BANS:
+            action["bans"], n = parse_bans(key, words[i:])
+            i += n
+    if i < len(words):
+        raise CommandError("mafia.cmd.extra", words=" ".join(words[i:]))
+    return action
+
+
+def parse_bloodbath(seat: Seat, key: str, words: list[str]) -> tuple[str, str]:
+    """Кровавая баня: a public role (as written at the table; quotes or `|` for several words),
+    then a secret role (the last word or two)."""
+    publics = [P.public_name(seat.view, s) for s in range(len(seat.table.seats))]
+    roles = P.role_list(list(R.ROLE_ORDER))
+    joined = " ".join(words)
+    if "|" in joined:
+        left, _, right = joined.partition("|")
+        role_words = right.split()
+        if not left.strip():
+            raise _need("mafia.cmd.need_public", key, names=", ".join(n for n in publics if n) or "-")
+        if not role_words:
+            raise _need("mafia.cmd.need_role", key, roles=roles)
+        role, n = parse_role(role_words, 0)
+        if n < len(role_words):
+            raise CommandError("mafia.cmd.extra", words=" ".join(role_words[n:]))
+        return _public_name(left.strip(), publics), role
+    if len(words) < 2:
+        if not words:
+            raise _need("mafia.cmd.need_public", key, names=", ".join(n for n in publics if n) or "-")
+        raise _need("mafia.cmd.need_role", key, roles=roles)
+    for k in range(min(3, len(words) - 1), 0, -1):
+        keys, n = roles_vocab().match(words[-k:], 0, R.ROLE_ORDER)
+        if len(keys) == 1 and n == k:
+            return _public_name(" ".join(words[:-k]), publics), keys.pop()
+    parse_role(words, len(words) - 1)  # says what is wrong with the last word
+    raise _need("mafia.cmd.need_role", key, roles=roles)  # pragma: no cover
+
+
+def _public_name(text: str, publics: list[str]) -> str:
+    """A public-role name as written at the table: exact (any case), else a unique start."""
+    text = " ".join(text.strip().strip("\"«»").split())
+    folded = text.casefold()
+    exact = [n for n in publics if n and n.casefold() == folded]
+    if exact:
+        return exact[0]
+    starts = [n for n in publics if n and n.casefold().startswith(folded)]
+    if len(starts) == 1 and folded:
+        return starts[0]
+    raise CommandError("mafia.cmd.no_public", word=text or "-", names=", ".join(n for n in publics if n) or "-")
+
+
+def parse_bans(key: str, words: list[str]) -> tuple[list[list[str]], int]:
+    """Запрет: three pairs role:ability (different non-Law roles); the role may be left out."""
+    tokens: list[str] = []
+    for word in words:
+        parts = BAN_SEPARATORS.split(word)
+        for n, part in enumerate(parts):
+            if n:
+                tokens.append(":")
+            if part:
+                tokens.append(part)
+    pairs: list[list[str]] = []
+    i = 0
+    roles = P.role_list(list(R.BANNABLE))
+    while len(pairs) < 3:
+        while i < len(tokens) and (tokens[i] == ":" or fold(tokens[i]) in CONNECTORS):
+            i += 1
+        if i >= len(tokens):
+            raise _need("mafia.cmd.need_bans", key, roles=roles)
+        role_keys, n = roles_vocab().match(tokens, i, tuple(R.BANNABLE))
+        if len(role_keys) == 1:
+            role = next(iter(role_keys))
+            j = i + n
+            if j < len(tokens) and tokens[j] == ":":
+                j += 1
+            if j >= len(tokens):
+                raise CommandError("mafia.cmd.ban_ability", role=P.role_name(role), word="-",
+                                   abilities=P.ability_list(R.BANNABLE[role]))
+            ab_keys, m = abilities_vocab().match(tokens, j, R.BANNABLE[role])
+            if len(ab_keys) == 1:
+                pairs.append([role, ab_keys.pop()])
+                i = j + m
+                continue
+            alone, _ = abilities_vocab().match(tokens, i, tuple(BAN_ROLE))
+            if len(alone) != 1:
+                raise CommandError("mafia.cmd.ban_ability", role=P.role_name(role), word=tokens[j],
+                                   abilities=P.ability_list(R.BANNABLE[role]))
+        ab_keys, m = abilities_vocab().match(tokens, i, tuple(BAN_ROLE))
+        if len(ab_keys) != 1:
+            raise CommandError("mafia.cmd.bad_ban", word=tokens[i], roles=roles)
+        ability = ab_keys.pop()
+        pairs.append([BAN_ROLE[ability], ability])
+        i += m
+    seen = [p[0] for p in pairs]
+    for role in seen:
+        if seen.count(role) > 1:
+            raise CommandError("mafia.cmd.ban_same_role", role=P.role_name(role))
+    left = [w for w in tokens[i:] if w != ":"]
+    if left:
+        raise CommandError("mafia.cmd.extra", words=" ".join(left))
+    return pairs, len(words)
+
+
+def parse_vote(seat: Seat, words: list[str]) -> dict[str, Any]:
+    words = [w for w in words if fold(w) not in ("за", "против", "against", "for", "проти")] or words
+    targets = seat.targets("vote")
+    if not words:
+        raise _need("mafia.cmd.need_target", "vote", names=seat.names(targets or seat.living()))
+    target = seat.player(words[0], targets)
+    if len(words) > 1:
+        raise CommandError("mafia.cmd.extra", words=" ".join(words[1:]))
+    return {"type": "vote", "target": target}
+
+
+def parse_mail(seat: Seat, text: str) -> dict[str, Any]:
+    """`mail NAME|city TEXT`: the text is the player's, kept as typed (cleaned)."""
+    text = clean(text).strip()
+    first, _, body = text.partition(" ")
+    if not first:
+        raise CommandError("mafia.cmd.mail_usage", names=seat.names(seat.targets("mail")))
+    word = first.rstrip(":,")
+    named = any(s.name.casefold() == word.lstrip("@").casefold() for s in seat.table.seats)
+    if fold(word) in CITY_WORDS and not named:
+        target: Any = "city"
+    else:
+        target = seat.player(word, seat.targets("mail"))
+    body = body.strip()
+    if not body:
+        raise CommandError("mafia.cmd.need_text")
+    return {"type": "mail", "target": target, "text": body}
+
+
+def parse_cancel(seat: Seat, tokens: list[str]) -> list[dict[str, Any]]:
+    orders = list((seat.view.get("orders") or {}).keys())
+    if not orders:
+        raise CommandError("mafia.cmd.no_orders")
+    if not tokens:
+        if len(orders) == 1:
+            return [{"type": "cancel", "ability": orders[0]}]
+        raise CommandError("mafia.cmd.which_cancel", abilities=P.ability_list(P.ordered_abilities(seat.role, orders)))
+    if fold(tokens[0]) in ALL_WORDS:
+        return [{"type": "cancel", "ability": k} for k in P.ordered_abilities(seat.role, orders)]
+    keys, used = abilities_vocab().match(tokens, 0, orders)
+    if len(keys) == 1:
+        key = keys.pop()
+    else:
+        key, used = parse_ability(seat, tokens)
+    if used < len(tokens):
+        raise CommandError("mafia.cmd.extra", words=" ".join(tokens[used:]))
+    return [{"type": "cancel", "ability": key}]
+
+
+# -- verbs -----------------------------------------------------------------------------------
+
+@command("night", "ночь", "ночью", "ніч", "вночі", "use", "применить", "застосувати", game=GAME,
+         completes=("player",))
+async def night(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    await act(ctx, parse_use(seat, ctx.args, ctx.rest), seat.table)
+
+
+@command("day", "день", "днём", "днем", "вдень", game=GAME, completes=("player",))
+async def day(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    await act(ctx, parse_use(seat, ctx.args, ctx.rest), seat.table)
+
+
+@command("vote", "голос", "голосовать", "голосую", "голосувати", game=GAME, completes=("player",))
+async def vote(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    await act(ctx, parse_vote(seat, ctx.args), seat.table)
+
+
+@command("mail", "почта", "пошта", "письмо", "лист", "letter", game=GAME, completes=("player",))
+async def mail(ctx: Ctx) -> None:
+    if not ctx.args:  # `почта` alone is still the inbox
+        from ..hall import inbox
+
+        await inbox(ctx)
+        return
+    seat = Seat(ctx)
+    await act(ctx, parse_mail(seat, ctx.rest), seat.table)
+
+
+@command("orders", "заявки", "приказы", "накази", game=GAME)
+async def orders(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    view = seat.view
+    ctx.reply_msg(P.orders_msg(seat.table, view))
+    usable = P.usable_now(view)
+    if usable:
+        ctx.reply_msg(msg("mafia.view.usable", abilities=P.ability_list(usable, with_left={"mail": view.get("mail_left", 0)})))
+    elif P.at_seat(view, "alive", seat.number, True):
+        ctx.reply_msg(msg("mafia.view.nothing_now"))
+    if view.get("ready"):
+        ctx.reply_msg(msg("mafia.view.ready"))
+
+
+@command("cancel", "отмена", "отменить", "отмени", "скасувати", "скасуй", "withdraw", game=GAME)
+async def cancel(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    for action in parse_cancel(seat, ctx.args):
+        await act(ctx, action, seat.table)
+
+
+@command("ready", "готов", "готова", "готово", "готовий", "done", game=GAME)
+async def ready(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    await act(ctx, {"type": "ready"}, seat.table)
+
+
+@command("team", "свои", "свої", "своим", "своїм", game=GAME)
+async def team(ctx: Ctx) -> None:
+    """The Mafia's private channel: to the living members of the team, kept for the away ones."""
+    from ..hall import check_muted
+
+    seat = Seat(ctx)
+    if "team" not in seat.view:
+        raise CommandError("mafia.cmd.team_only")
+    if not P.at_seat(seat.view, "alive", seat.number, True):
+        raise CommandError("mafia.cmd.team_dead")
+    text = clean_line(ctx.rest)
+    if not text:
+        raise CommandError("mafia.cmd.team_what")
+    check_muted(ctx)
+    table = seat.table
+    message = msg("mafia.cmd.team_say", name=ctx.account.name, text=text)
+    for member in seat.view["team"]:
+        number = member.get("seat")
+        if number == seat.number or not P.at_seat(seat.view, "alive", number, True):
+            continue
+        account_id = table.seats[number].account_id if number < len(table.seats) else None
+        if account_id is None:
+            continue
+        if not ctx.world.deliver(account_id, message):
+            await ctx.world.keep(account_id, message, "game", table.number)
+    ctx.reply("mafia.cmd.team_you", text=text)
+
+
+# -- sign-up: the public role («Класс») ----------------------------------------------------------
+
+def normalize_public(name: str) -> str:
+    return " ".join(clean_line(name).strip().strip("\"«»").split())
+
+
+def signup_problem(name: str, signup: dict[str, str], seat: int, seat_names: list[str]) -> tuple[str, dict] | None:
+    """Why this seat may not take ``name`` as its public role (a catalog key and parameters),
+    or None. Names are unique per table, case-insensitively; another player's own name is
+    refused too (a player with no choice plays under their own name)."""
+    if not name:
+        return ("mafia.cmd.class_empty", {})
+    if len(name) > NAME_LIMIT:
+        return ("mafia.cmd.class_too_long", {"n": NAME_LIMIT})
+    if any(ch in name for ch in "|\"«»"):
+        return ("mafia.cmd.class_bad_chars", {})
+    folded = name.casefold()
+    me = seat_names[seat] if 0 <= seat < len(seat_names) else None
+    for player, chosen in signup.items():  # keyed by player name: seats renumber when one leaves
+        if player != me and isinstance(chosen, str) and chosen.strip().casefold() == folded:
+            return ("mafia.cmd.class_taken", {"name": chosen, "player": player})
+    for number, player in enumerate(seat_names):
+        if number != seat and player.casefold() == folded:
+            return ("mafia.cmd.class_player_name", {"name": name})
+    return None
+
+
+def signup_items(table: Any) -> list[Any]:
+    signup = table.options.get("signup") or {}
+    items = []
+    for info in table.seats:
+        chosen = signup.get(info.name)
+        public = nested("mafia.view.quoted", text=chosen) if chosen else nested("mafia.cmd.class_own")
+        items.append(nested("mafia.cmd.class_item", name=info.name, public=public))
+    return items
+
+
+@command("class", "класс", "клас", "явная", "явна", contexts={TABLE})
+async def class_(ctx: Ctx) -> None:
+    """class NAME: your public role at an open Mafia table; class alone: everyone's choice."""
+    table = ctx.world.tables.table_of(ctx.account.id)
+    if table is None:
+        raise CommandError("table.not_at_table")
+    if table.game_name != GAME:
+        raise CommandError("mafia.cmd.class_not_mafia")
+    if table.state_name != "open":
+        if table.game is not None:
+            view = table.engine.view(table.game, -1)
+            items = [nested("mafia.cmd.class_item", name=info.name,
+                            public=nested("mafia.view.quoted", text=P.public_name(view, info.number)))
+                     for info in table.seats]
+            ctx.reply("mafia.cmd.class_running", items=nested_list(items))
+            return
+        raise CommandError("table.not_open", number=table.number)
+    if not ctx.args:
+        ctx.reply("mafia.cmd.class_list", number=table.number, items=nested_list(signup_items(table)) if table.seats
+                  else nested("mafia.view.nothing"))
+        return
+    seat = table.seat_of(ctx.account.id)
+    if seat is None:
+        raise CommandError("table.not_seated")
+    signup = {k: v for k, v in (table.options.get("signup") or {}).items()}
+    name = normalize_public(ctx.rest)
+    if name.casefold() in NONE_WORDS:
+        signup.pop(table.seats[seat].name, None)
+        await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
+        ctx.reply("mafia.cmd.class_cleared")
+        return
+    problem = signup_problem(name, signup, seat, [s.name for s in table.seats])
+    if problem is not None:
+        raise CommandError(problem[0], **problem[1])
+    signup[table.seats[seat].name] = name
+    await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
+    ctx.reply("mafia.cmd.class_set", name=name)
+    ctx.world.broadcast(table.room, msg("mafia.cmd.class_other", player=ctx.account.name, name=name),
+                        exclude=[ctx.account.id])
+
+
+def _mail_before_inbox() -> None:
+    """`почта ИМЯ ТЕКСТ` is Почта at a Mafia table: its command must come before the inbox's
+    (the first command with a verb wins); `почта` alone still shows the inbox."""
+    mine = next(c for c in REGISTRY if c.key == "mail" and c.game == GAME)
+    inbox_at = next((i for i, c in enumerate(REGISTRY) if c.key == "inbox"), None)
+    if inbox_at is not None and REGISTRY.index(mine) > inbox_at:
+        REGISTRY.remove(mine)
+        REGISTRY.insert(inbox_at, mine)
+
+
+_mail_before_inbox()
+
+
+__all__ = ["parse_use", "parse_vote", "parse_mail", "parse_cancel", "parse_bans", "parse_bloodbath",
+           "signup_problem", "normalize_public", "abilities_vocab", "roles_vocab", "Seat"]
