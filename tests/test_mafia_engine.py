@@ -95,7 +95,7 @@ def test_deal_follows_the_player_count_table():  # decision #3
 def test_options_and_errors():
     assert GAME.validate_options({"night": "60", "day": 90}) == {**GAME.default_options, "night": 60, "day": 90}
     assert err(GAME.validate_options, {"night": 5}).key == "mafia.error.bad_option"
-    assert err(GAME.validate_options, {"version": "A"}).key == "mafia.error.bad_option"
+    assert err(GAME.validate_options, {"version": "D"}).key == "mafia.error.bad_option"
     assert err(GAME.validate_options, {"public_roles": ["Ann", "ann"]}).key == "mafia.error.duplicate_public_role"
     assert err(GAME.new, 4, {}, 0).params == {"name": "players", "value": 4}
     assert err(GAME.new, 5, {"public_roles": ["a", "b"]}, 0).key == "mafia.error.bad_option"

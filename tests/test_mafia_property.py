@@ -13,7 +13,8 @@ takes a random fully-given legal action, as a person might. At every step:
   the dead's roles only to the Маньяк, the team only to the Mafia;
 * a seat's view never holds another seat's role, HP, orders or personas;
 
-and every game ends with a winner (living winners) or a stalemate. The games run in two worker
+and every game ends with a winner (living winners) or a stalemate. The games are split across the
+rulesets A, B and C (``VERSIONS[seed % 3]``). The games run in two worker
 processes when the machine has two cores (``MAFIA_PROCESSES=1``: in this process). To replay a
 failing seed: ``run_game(seed)``.
 """
@@ -28,21 +29,25 @@ from games.base import MASTER, SPECTATOR
 from games.mafia import GAME, bot
 
 GAMES = 1_000
+VERSIONS = ("C", "A", "B")  # the ruleset of seed n: VERSIONS[n % 3]
 MAX_STEPS = 40_000
 TIMEOUT_RATE = 0.05
 WHIM_RATE = 0.03
 
 PUBLIC = frozenset(("mafia.start", "mafia.news", "mafia.phase", "mafia.died", "mafia.hospital", "mafia.recovered",
                     "mafia.jailed", "mafia.released", "mafia.tommygun", "mafia.city_mail", "mafia.city_spammed",
-                    "mafia.vote_result", "mafia.no_execution", "mafia.win", "mafia.stalemate"))
+                    "mafia.vote_result", "mafia.no_execution", "mafia.win", "mafia.stalemate",
+                    "mafia.voted", "mafia.tally", "mafia.all_in"))
 WHISPERS = frozenset(("mafia.role", "mafia.team", "mafia.ordered", "mafia.cancelled", "mafia.done",
                       "mafia.blocked", "mafia.personas", "mafia.search", "mafia.autopsy", "mafia.guess",
                       "mafia.armed", "mafia.banned", "mafia.mail", "mafia.spammed", "mafia.plans",
-                      "mafia.dead_role"))
+                      "mafia.dead_role", "mafia.investigation", "mafia.evidence", "mafia.cards", "mafia.fate",
+                      "mafia.croupier", "mafia.call", "mafia.probed"))
 MASTER_KEYS = frozenset(("mafia.order_log",))
-RESULTS = frozenset(("mafia.personas", "mafia.search", "mafia.autopsy", "mafia.guess"))
+RESULTS = frozenset(("mafia.personas", "mafia.search", "mafia.autopsy", "mafia.guess", "mafia.investigation",
+                     "mafia.evidence"))
 SECRET_VIEW_KEYS = frozenset(("roles", "hp", "personas", "temp", "factions", "extra_votes", "propaganda"))
-REASONS = frozenset(("ddd", "legend", "mafia", "law", "stalemate"))
+REASONS = frozenset(("ddd", "legend", "mafia", "law", "stalemate", "all_in"))
 
 
 class Leak(AssertionError):
@@ -93,9 +98,15 @@ def check_events(events, before_master: dict, s, acting: int) -> None:
             if not any(o.get("target") == seat for mine in orders for k, o in mine.items()
                        if k in ("interrogation", "zombify")):
                 raise Leak("blocked without a block")
-        elif key in ("mafia.mail", "mafia.spammed"):
-            if not any("mail" in mine and mine["mail"]["target"] == seat for mine in orders):
+        elif key in ("mafia.mail", "mafia.spammed", "mafia.call"):
+            if not any(k in mine and mine[k]["target"] == seat for mine in orders for k in ("mail", "call")):
                 raise Leak("mail without a sender")
+        elif key in ("mafia.fate", "mafia.croupier"):
+            if roles[seat] != "joker":
+                raise Leak(f"{key} to a non-joker")
+        elif key == "mafia.probed":
+            if roles[seat] != "maniac":
+                raise Leak("probed to a non-maniac")
         elif key == "mafia.armed":
             if not any("militia" in mine and mine["militia"]["target"] == seat for mine in orders):
                 raise Leak("armed without militia")
@@ -129,7 +140,7 @@ def check_view(view: dict, s, seat: int) -> None:
 def run_game(seed: int):
     table = random.Random(seed * 7919 + 1)
     players = 5 + seed % 26
-    s = GAME.new(players, {}, seed)
+    s = GAME.new(players, {"ruleset": VERSIONS[seed % 3]}, seed)
     start = GAME.start_events(s)
     check_events([e for e in start if e.key != "mafia.role"], {"orders": [{}] * players}, s, -1)
     for e in start:

@@ -1,4 +1,4 @@
-"""Forum Mafia with a Мастер (seed 004, rule version C). Rules and contract: docs/mafia-protocol.md."""
+"""Forum Mafia with a Мастер (seed 004; rulesets A, B, C). Rules and contract: docs/mafia-protocol.md."""
 from .engine import GAME, Mafia, MafiaState
 
 __all__ = ["GAME", "Mafia", "MafiaState"]

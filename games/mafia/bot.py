@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .roles import LAW, MAFIA, NEUTRAL, NON_LAW, ROLE_FACTION, ROLE_ORDER
+from . import versions as V
+from .roles import LAW, MAFIA, NEUTRAL, ROLE_ORDER
 
 STRICT = False  # tests: raise instead of falling back to "ready"
 READY = {"type": "ready"}
@@ -19,7 +20,7 @@ EVIL_FOR = {MAFIA: {LAW, NEUTRAL}, LAW: {MAFIA, NEUTRAL}, NEUTRAL: {MAFIA, LAW}}
 
 # The abilities a bot of each role tries at night, in order (common ones come after).
 NIGHT_PLAN = {
-    "boss": ("interrogation", "mastermind", "legacy", "sawnoff"),
+    "boss": ("interrogation", "mastermind", "legacy", "sawnoff", "call"),
     "killer": ("sniper", "tommygun", "pistol", "autopsy"),
     "agent": ("cover", "sabotage", "slander", "disguise"),
     "officer": ("revolver", "militia"),
@@ -29,9 +30,14 @@ NIGHT_PLAN = {
     "civilian": ("jury", "own_hands"),
     "maniac": ("assault", "stalking", "bloodbath", "double_life"),
     "genius": ("kidnap", "informer", "zombify", "disinformation", "bribe", "propaganda"),
+    # version A
+    "traitor": ("backstab", "sabotage_investigation", "own_hands"),
+    "detective": ("investigation",),
+    "joker": ("buy_in", "deal"),
 }
-DAY_PLAN = {"civilian": ("assist",), "maniac": ("double_life",)}
-COMMON_NIGHT = ("revolver", "paranoia", "healing", "mail")
+DAY_PLAN = {"civilian": ("assist",), "maniac": ("double_life",), "vigilante": ("assist",),
+            "detective": ("evidence",)}
+COMMON_NIGHT = ("revolver", "paranoia", "healing", "card", "mail")
 
 
 def bot_action(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, level: str = "easy") -> dict[str, Any]:
@@ -54,13 +60,25 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any) -> dict
     team = {t["seat"] for t in view.get("team", ())}
     known = _suspects(view, team)
     done = set(orders)
+    if "all_in" in options:  # Ва-банк only with every secret role known
+        mapping = _mapping(view, team)
+        if mapping is not None:
+            return {"type": "order", "ability": "all_in", "mapping": mapping}
     if view["phase"] == "day":
         for key in DAY_PLAN.get(view["role"], ()):
+            if key == "double_life" and view.get("version", "C") != "C" and rng.random() >= 0.05:
+                continue  # A/B: at will, so only now and then
             if key not in done and key in options and rng.random() < 0.5:
                 return _fill(view, options[key], known, team, rng)
+        action = _public(view, options, done, known, team, rng)  # public-role day abilities
+        if action is not None:
+            return action
         if "vote" not in done and "vote" in options:
             return _vote(view, options["vote"], known, team, rng)
     elif view["phase"] == "night":
+        action = _public(view, options, done, known, team, rng)  # public-role night abilities
+        if action is not None:
+            return action
         plan = NIGHT_PLAN[view["role"]] + COMMON_NIGHT
         for key in plan:
             if key in done or key not in options:
@@ -68,7 +86,10 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any) -> dict
             if not _wants(view, key, known, rng):
                 done.add(key)
                 continue
-            action = _fill(view, options[key], known, team, rng)
+            if key == "card":
+                action = _card(view, options[key], known, team, rng)
+            else:
+                action = _fill(view, options[key], known, team, rng)
             if action is not None:
                 return action
     return dict(READY) if READY in legal else dict(legal[0])
@@ -80,15 +101,20 @@ def _suspects(view: dict[str, Any], team: set[int]) -> dict[int, str]:
     bad = EVIL_FOR[mine]
     out: dict[int, str] = {}
     alive = view["alive"]
+    rs = V.RULESETS[view.get("version", "C")]
     for fact in view["knowledge"]:
         t = fact.get("target_seat")
         if t is None or not alive[t] or t in team or t == view["viewer"]:
             continue
         roles = []
         if fact["key"] == "mafia.personas":
-            roles = [p for p in fact["personas"] if p in ROLE_FACTION and ROLE_FACTION[p] in bad]
-        elif fact["key"] == "mafia.guess" and fact["correct"] and ROLE_FACTION[fact["role"]] in bad:
+            roles = [p for p in fact["personas"] if p in rs.roles and rs.faction[p] in bad]
+        elif fact["key"] == "mafia.guess" and fact["correct"] and rs.faction[fact["role"]] in bad:
             roles = [fact["role"]]
+        elif fact["key"] == "mafia.dossier" and rs.faction.get(fact["role"]) in bad:  # Хакер
+            roles = [fact["role"]]
+        elif fact["key"] == "mafia.investigation" and fact["mafia"] and MAFIA in bad:
+            roles = ["boss"]
         if roles:
             out[t] = roles[-1]
     return out
@@ -102,8 +128,14 @@ def _wants(view: dict[str, Any], key: str, known: dict[int, str], rng: Any) -> b
         return view["hospital"][view["viewer"]]
     if key == "mail":
         return rng.random() < 0.15
-    if key in ("sniper", "punishment", "arrest", "jury"):
+    if key in ("sniper", "punishment", "arrest", "jury", "backstab"):
         return bool(known)
+    if key == "call":
+        return rng.random() < 0.2
+    if key == "double_life" and view.get("version", "C") != "C":  # A/B: at will, rarely
+        return rng.random() < 0.05
+    if key == "card":
+        return view.get("cards", 0) >= 2 or rng.random() < 0.3
     if key in ("tommygun",):
         return rng.random() < 0.3
     if key in ("sawnoff", "double_life", "bribe", "bloodbath", "disguise", "militia"):
@@ -131,7 +163,7 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
         action = _pick(actions, prefer, set(suspects), rng)
     elif friendly:
         action = _pick(actions, sorted(team), set(), rng)
-    elif key in ("sniper", "punishment", "arrest", "jury", "informer") and suspects:
+    elif key in ("sniper", "punishment", "arrest", "jury", "informer", "backstab") and suspects:
         action = _pick(actions, suspects, team | {me}, rng)
     else:
         action = _pick(actions, suspects if key in ATTACKS else [], team | {me}, rng)
@@ -139,13 +171,17 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
         return None
     action = {k: v for k, v in action.items() if k != "need"}
     target = action.get("target")
+    rs = V.RULESETS[view.get("version", "C")]
     for arg in actions[0].get("need", ()):
         if arg == "role":
+            pool = list(rs.non_law if key == "jury" else rs.roles)
+            if rs.grey_mass and view["index"] == 0:  # Серая масса: not on night 1
+                pool = [r for r in pool if r not in ("civilian", "vigilante")]
+            if key == "informer" and rs.informer_distinct_roles:  # A: never one role twice
+                named = {f["role"] for f in view["knowledge"] if f.get("ability") == "informer"}
+                pool = [r for r in pool if r not in named] or pool
             guess = known.get(target)
-            if key == "jury":
-                action["role"] = guess if guess in NON_LAW else rng.choice(NON_LAW)
-            else:
-                action["role"] = guess or rng.choice(ROLE_ORDER)
+            action["role"] = guess if guess in pool else rng.choice(pool)
         elif arg == "persona":
             if key == "sabotage":
                 action["persona"] = known.get(target) or rng.choice(ROLE_ORDER)
@@ -159,6 +195,9 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
             living = [x for x in range(view["players"]) if view["alive"][x] and x != me and x not in team]
             pick = rng.choice(living) if living else me
             action["public"] = view["public_roles"][pick]["name"]
+        elif arg == "seats":  # Раздача: up to three other living seats
+            living = [x for x in range(view["players"]) if view["alive"][x] and x != me]
+            action["seats"] = rng.sample(living, min(3, len(living)))
         elif arg == "bans":
             action["bans"] = [["boss", "interrogation"], ["killer", "pistol"], ["maniac", "assault"]]
         elif arg == "text":
@@ -170,9 +209,96 @@ ATTACKS = frozenset(("pistol", "tommygun", "revolver", "legacy", "assault", "sab
                      "zombify", "mastermind", "own_hands", "informants", "stalking", "search"))
 
 
+def _card(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, str], team: set[int],
+          rng: Any) -> dict[str, Any] | None:
+    """The Ход: a non-Neutral gets rid of a dangerous hand (3 cards kill), passing to a suspect or
+    another non-teammate, or folds; the Джокер builds (Даве) and passes; else now and then a play."""
+    me, cards = view["viewer"], view.get("cards", 0)
+    by_play: dict[str, list[dict[str, Any]]] = {}
+    for a in actions:
+        by_play.setdefault(a["play"], []).append(a)
+    passes = [a for a in by_play.get("pass", ()) if a["target"] not in team]
+    suspects = [a for a in passes if a["target"] in known]
+    if view["faction"] != NEUTRAL and cards >= 2:
+        if passes and rng.random() < 0.8:
+            return dict(rng.choice(suspects or passes))
+        return dict(by_play["fold"][0]) if "fold" in by_play else None
+    if view["role"] == "joker":
+        if passes and (cards >= 2 or rng.random() < 0.5):
+            return dict(rng.choice(suspects or passes))
+        return dict(by_play["dave"][0]) if "dave" in by_play else None
+    play = rng.choice(("bank", "bluff", "whist", "misere", "pass"))
+    if play == "pass":
+        return dict(rng.choice(passes)) if passes else None
+    if play not in by_play:
+        return None
+    action = {k: v for k, v in by_play[play][0].items() if k != "need"}
+    if play == "bluff":
+        action["persona"] = "civilian"
+    return action
+
+
+def _mapping(view: dict[str, Any], team: set[int]) -> list[str] | None:
+    """Every seat's secret role if the view knows all of them (own, team, results), else None."""
+    roles: dict[int, str] = {view["viewer"]: view["role"]}
+    for t in view.get("team", ()):
+        roles[t["seat"]] = t["role"]
+    for fact in view["knowledge"]:
+        if fact["key"] in ("mafia.autopsy", "mafia.fate", "mafia.dead_role") or (
+                fact["key"] == "mafia.guess" and fact["correct"]):
+            roles[fact["target_seat"]] = fact["role"]
+        elif fact["key"] == "mafia.croupier":
+            roles.update((r["seat"], r["role"]) for r in fact["roles"])
+    if len(roles) < view["players"]:
+        return None
+    return [roles[x] for x in range(view["players"])]
+
+
 def _vote(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, str], team: set[int],
           rng: Any) -> dict[str, Any]:
     me = view["viewer"]
     suspects = [t for t in sorted(known) if t not in team]
     action = _pick(actions, suspects, team | {me}, rng) or actions[0]
     return dict(action)
+
+
+# ---------------------------------------------------------------------------------- public roles
+
+# Public-role abilities a bot uses now and then: key -> (chance per call, target: "foe" a suspect
+# or anyone not on the team, "friend" a teammate or self, "any").
+PUBLIC_USE = {
+    "indictment": (0.3, "foe"), "detention": (0.3, "foe"), "binge": (0.4, "foe"), "beer": (0.4, "friend"),
+    "fake_beer": (0.1, "foe"), "reportage": (0.2, "foe"), "diversion": (0.3, "foe"), "cooking": (0.4, "foe"),
+    "accusation": (0.2, "friend"), "raid": (0.3, "foe"), "riot": (0.4, "foe"), "hack": (0.8, "foe"),
+    "seance": (0.2, "any"), "aura": (0.2, "any"), "acquittal": (0.15, "any"), "open_vote": (0.5, "any"),
+    "compromise": (0.4, "any"), "abuse": (0.3, "any"), "labour_exchange": (0.1, "any"),
+    "somersault": (0.15, "any"), "graverobbing": (0.5, "any"), "exhumation": (0.3, "any"),
+}
+
+
+def _public(view: dict[str, Any], options: dict[str, list[dict[str, Any]]], done: set, known: dict[int, str],
+            team: set[int], rng: Any) -> dict[str, Any] | None:
+    me = view["viewer"]
+    for key, (chance, aim) in PUBLIC_USE.items():
+        if key in done or key not in options or rng.random() >= chance:
+            continue
+        actions = options[key]
+        suspects = [t for t in sorted(known) if t not in team]
+        if aim == "foe":
+            action = _pick(actions, suspects, team | {me}, rng)
+        elif aim == "friend":
+            action = _pick(actions, [me] + sorted(team), set(suspects), rng)
+        else:
+            action = rng.choice(actions)
+        if action is None:
+            continue
+        action = {k: v for k, v in action.items() if k != "need"}
+        if "public" in actions[0].get("need", ()):  # Биржа труда: a listed role nobody holds
+            from .public_roles import PUBLIC_ORDER
+            held = {p["key"] for p in view["public_roles"]}
+            free = [k for k in PUBLIC_ORDER if k not in held]
+            if not free:
+                continue
+            action["public"] = rng.choice(free)
+        return action
+    return None

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
 from . import roles as R
+from . import versions as V
 from .roles import LAW, LIFE, MAFIA, NEUTRAL, Ability
 
 NIGHT_LIMITS = (10, 7 * 24 * 3600)
@@ -82,6 +83,7 @@ class MafiaState:
         self.public_cache: tuple[Any, dict[str, Any]] | None = None  # the public part of views
         self.winners: tuple[int, ...] | None = None
         self.reason = ""
+        self.pub: dict[str, Any] = {}  # public roles' lasting effects (public_roles.py)
 
     def copy(self) -> "MafiaState":
         return _copy.deepcopy(self)
@@ -106,7 +108,7 @@ class MafiaState:
         return term is not None and term >= self.index
 
     def hospital(self, seat: int) -> bool:
-        return self.alive[seat] and self.hp[seat] == 1
+        return P.in_hospital(self, seat)  # 1 HP; public roles: Пенсионер, Spirit, Повар
 
     def living(self) -> list[int]:
         return [seat for seat in range(self.players) if self.alive[seat]]
@@ -144,13 +146,16 @@ def corresponding(s: MafiaState, seat: int) -> int:
     role = s.roles[seat]
     if s.reading == "own":
         return seen.get(role, 0)
-    names = R.ROLE_PERSONAS[role]
+    names = V.rules(s).personas[role]
     return sum(n for name, n in seen.items() if name in names)
 
 
 def _grow(s: MafiaState, seat: int, count: int) -> None:
     role = s.roles[seat]
-    names = R.ROLE_PERSONAS[role]
+    rs = V.rules(s)
+    if role == "maniac" and rs.double_life == "replace":  # A/B: gains personas only by Двойная жизнь
+        return
+    names = rs.personas[role]
     mine = s.personas[seat]
     for _ in range(count):
         name = role if s.reading == "own" else s.rng.choice(names)
@@ -169,12 +174,16 @@ def abilities(s: MafiaState, seat: int) -> dict[str, Ability]:
     The dict is shared (cached): do not change it."""
     public = R.PUBLIC_ROLES[s.public[seat]]
     armed = s.revolver[seat] == s.index
-    key = (s.roles[seat], id(public), armed)
+    looted = P.looted(s, seat)  # Мародер: public-role abilities taken from the dead
+    key = (s.version, s.roles[seat], id(public), armed, looted)
     found = _ABILITIES.get(key)
     if found is None:
-        found = dict(R.COMMON)
+        rs = V.RULESETS[s.version]
+        found = dict(rs.common)
+        for extra in looted:
+            found.update(R.PUBLIC_ROLES[extra].abilities)
         found.update(public.abilities)
-        found.update(R.ROLE_ABILITIES[s.roles[seat]])
+        found.update(rs.abilities[s.roles[seat]])
         if armed and "revolver" not in found:
             found["revolver"] = R.ROLE_ABILITIES["officer"]["revolver"]
         _ABILITIES[key] = found
@@ -188,25 +197,29 @@ def _why_not(s: MafiaState, seat: int, ab: Ability) -> str | None:
     """Why the seat cannot use the ability in this phase at all (an error name), or None."""
     if ab.phase != "any" and ab.phase != s.phase:
         return "wrong_phase"
-    if s.jailed(seat) and "jail" not in ab.flags and not (ab.key == "vote" and R.PUBLIC_ROLES[s.public[seat]].vote_from_jail):
+    if s.jailed(seat) and s.misere[seat] != s.index and "jail" not in ab.flags and not (ab.key == "vote" and R.PUBLIC_ROLES[s.public[seat]].vote_from_jail) \
+            and not P.jail_ok(s, seat, ab):
         return "jailed"
-    if s.hospital(seat) and ab.secret and "hospital" not in ab.flags:
-        return "hospital"
+    if s.hospital(seat) and s.misere[seat] != s.index and ab.secret and "hospital" not in ab.flags \
+            and not P.hospital_ok(s, seat):
+        return "hospital"  # (A: a Мизер played last night lifts Hospital and Jail tonight)
     if ab.once and ab.key in s.used[seat]:
         return "used_up"
-    if ab.key == "mail" and s.mail_used[seat] >= R.MAIL_LIMIT[s.faction(seat)]:
+    if ab.key == "mail" and s.mail_used[seat] >= R.MAIL_LIMIT[s.faction(seat)] and not P.unlimited_mail(s, seat):
         return "used_up"
     if ab.not_first and s.index == 0:
         return "not_first_night"
     if s.night() and ab.key in s.banned[seat].get(s.index, ()):
         return "banned"
-    if ab.key == "legacy" and not any(s.roles[x] == "killer" and (not s.alive[x] or s.jailed(x))
+    if ab.key == "legacy" and not any(s.roles[x] == "killer" and (not s.alive[x] or s.jailed(x) or P.spirit(s, x))
                                       for x in range(s.players)):
         return "not_now"
+    if ab.key == "card" and (s.cards_off or s.cards[seat] < 1):  # A: the Ход needs a card
+        return "cards_off" if s.cards_off else "no_cards"
     for other in ab.not_with:
         if other in s.orders[seat]:
             return "exclusive"
-    return None
+    return P.why_not(s, seat, ab)  # public roles (Spirit, Хакер's day 4, ...)
 
 
 def _target_ok(s: MafiaState, seat: int, ab: Ability, target: Any) -> bool:
@@ -217,8 +230,8 @@ def _target_ok(s: MafiaState, seat: int, ab: Ability, target: Any) -> bool:
         return target == seat
     if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < s.players:
         return False
-    if kind == "dead":
-        return not s.alive[target]
+    if kind == "dead":  # (Улики: only a character who died last night)
+        return not s.alive[target] and (ab.key != "evidence" or s.dead_at[target] == s.index - 1)
     if not s.alive[target]:
         return False
     if kind == "other" and target == seat:
@@ -240,7 +253,7 @@ def _target_ok(s: MafiaState, seat: int, ab: Ability, target: Any) -> bool:
             mine = abilities(s, seat).get(key)
             if mine is not None and ab.key in mine.not_with_target:
                 return False
-    return True
+    return target not in P.refused(s, seat, ab)  # public roles (Социопат, Миллионер, Алкаш, ...)
 
 
 def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[Any]:
@@ -251,7 +264,8 @@ def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[A
     if kind == "self":
         return [seat] if _target_ok(s, seat, ab, seat) else []
     if kind == "dead":
-        return [t for t in range(s.players) if not s.alive[t]]
+        return [t for t in range(s.players) if not s.alive[t]
+                and (ab.key != "evidence" or s.dead_at[t] == s.index - 1)]
     skip = set(s.used_on[seat].get(ab.key, ())) if ab.distinct else set()
     if kind == "other":
         skip.add(seat)
@@ -267,6 +281,7 @@ def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[A
             skip.update(x for x in living if s.roles[x] in ("boss", "killer"))
     if ab.key == "patrol" and s.hospital(seat):
         skip.add(seat)
+    skip |= P.refused(s, seat, ab)
     return [t for t in living if t not in skip] if skip else living
 
 
@@ -276,14 +291,19 @@ def _other_not_with(s: MafiaState, seat: int, ab: Ability) -> bool:
     return any(ab.key in mine[k].not_with for k in s.orders[seat] if k in mine)
 
 
-def _check_args(s: MafiaState, ab: Ability, action: Action) -> dict[str, Any]:
+def _check_args(s: MafiaState, ab: Ability, action: Action, seat: int = -1) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for arg in ab.args:
         if arg == R.ARG_ROLE or arg == R.ARG_ROLE_NONLAW:
             role = action.get("role")
-            allowed = R.NON_LAW if arg == R.ARG_ROLE_NONLAW else R.ROLE_ORDER
+            rs = V.rules(s)
+            allowed = rs.non_law if arg == R.ARG_ROLE_NONLAW else rs.roles
             if role not in allowed:
                 raise _err("bad_arg", name="role", value=role)
+            if rs.grey_mass and s.index == 0 and role in ("civilian", "vigilante"):  # A/B: Серая масса
+                raise _err("grey_mass", ability=ab.key, role=role)
+            if ab.key == "informer" and rs.informer_distinct_roles and role in s.named[seat]:
+                raise _err("already_named", ability=ab.key, role=role)  # A: never one role twice
             out["role"] = role
         elif arg == R.ARG_PERSONA:
             persona = action.get("persona")
@@ -307,8 +327,8 @@ def _check_args(s: MafiaState, ab: Ability, action: Action) -> dict[str, Any]:
             pairs: list[list[str]] = []
             if ok:
                 for pair in bans:
-                    if (not isinstance(pair, (list, tuple)) or len(pair) != 2 or pair[0] not in R.BANNABLE
-                            or pair[1] not in R.BANNABLE[pair[0]]):
+                    if (not isinstance(pair, (list, tuple)) or len(pair) != 2 or pair[0] not in V.rules(s).bannable
+                            or pair[1] not in V.rules(s).bannable[pair[0]]):
                         ok = False
                         break
                     pairs.append([pair[0], pair[1]])
@@ -316,6 +336,8 @@ def _check_args(s: MafiaState, ab: Ability, action: Action) -> dict[str, Any]:
             if not ok:
                 raise _err("bad_arg", name="bans", value=bans)
             out["bans"] = pairs
+        elif arg in ARG_CHECKS:  # the version-A arguments (cards.py)
+            out.update(ARG_CHECKS[arg](s, seat, ab, action))
     return out
 
 
@@ -330,21 +352,23 @@ class Mafia:
     # a player who lets a phase run out is not replaced by a bot (their orders stand).
     keep_messages = True
     autopilot = False
-    default_options: dict[str, Any] = {"version": "C", "night": 600, "day": 1200, "personas": "list",
+    default_options: dict[str, Any] = {"version": "C", "night": 600, "day": 1200, "personas": None,
                                        "public_roles": None, "tell": False, "signup": {}}
 
     def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         result = dict(self.default_options)
         for name, value in (options or {}).items():
-            if name == "version":
+            if name in ("ruleset", "version"):  # `version`: the older name of `ruleset`
                 word = str(value).strip().upper()
-                if word != "C":
+                if word not in V.RULESETS:
                     raise _err("bad_option", name=name, value=value)
-                result[name] = word
+                result["version"] = word
             elif name == "night":
                 result[name] = int_option(value, *NIGHT_LIMITS, name, "mafia.error.bad_option")
             elif name == "day":
                 result[name] = int_option(value, *DAY_LIMITS, name, "mafia.error.bad_option")
+            elif name == "personas" and value is None:  # the ruleset's own reading
+                result[name] = None
             elif name == "personas":
                 word = str(value).strip().lower()
                 if word not in ("list", "own"):
@@ -381,7 +405,7 @@ class Mafia:
             if name is None:
                 base = names[seat][:NAME_LIMIT]
                 name, extra = base, 2
-                while name.casefold() in taken:
+                while name.casefold() in taken or P.public_key(name) != R.OTHER:  # (a custom role)
                     name, extra = f"{base} ({extra})", extra + 1
                 taken.add(name.casefold())
             public.append(name)
@@ -394,7 +418,7 @@ class Mafia:
         s = MafiaState()
         s.players = seats
         s.version = opts["version"]
-        s.reading = opts["personas"]
+        s.reading = opts["personas"] or V.RULESETS[s.version].reading  # A: own name, B/C: list (4.6 #1)
         s.night_seconds, s.day_seconds = opts["night"], opts["day"]
         s.rng = rng = random.Random(seed)
         public = opts["public_roles"]
@@ -402,17 +426,19 @@ class Mafia:
             raise _err("bad_option", name="public_roles", value=len(public))
         for seat in range(seats):
             name = public[seat] if public is not None else f"#{seat + 1}"
-            key = name if name in R.PUBLIC_ROLES and name != R.OTHER else R.OTHER
+            key = P.public_key(name)  # a listed role by any of its names, else «(Другой)»
+            if key != R.OTHER and key in s.public:
+                raise _err("duplicate_public_role", name=name)
             s.public.append(key)
             s.names.append(name)
-        deck = R.deal(seats)
+        deck = V.deal(s.version, seats)
         rng.shuffle(deck)
         s.roles = deck
         s.hp = [2 + R.PUBLIC_ROLES[s.public[x]].hp_bonus for x in range(seats)]
         s.alive = [True] * seats
         s.dead_at = [None] * seats
         s.jail = [None] * seats
-        s.personas = [{name: 1 for name in R.ROLE_PERSONAS[role]} for role in deck]
+        s.personas = [{name: 1 for name in V.RULESETS[s.version].personas[role]} for role in deck]
         s.start_personas = [dict(p) for p in s.personas]
         s.temp = [{} for _ in range(seats)]
         s.plans = [0] * seats
@@ -425,6 +451,7 @@ class Mafia:
         s.banned = [{} for _ in range(seats)]
         s.knowledge = [[] for _ in range(seats)]
         s.index, s.phase = 0, "night"
+        V.init_state(s)
         return s
 
     def start_events(self, state: MafiaState) -> list[Event]:
@@ -435,7 +462,7 @@ class Mafia:
             role = s.roles[seat]
             events.append(Event(Audience.only(seat), "mafia.role", {
                 "seat": seat, "role": role, "faction": s.faction(seat),
-                "abilities": list(R.ROLE_ABILITIES[role]), "personas": dict(s.start_personas[seat])}))
+                "abilities": list(V.rules(s).abilities[role]), "personas": dict(s.start_personas[seat])}))
         mafia = [x for x in range(s.players) if s.faction(x) == MAFIA and s.roles[x] in ("boss", "killer", "agent")]
         if mafia:
             events.append(Event(Audience.only(*mafia), "mafia.team",
@@ -472,11 +499,17 @@ class Mafia:
                 continue
             need = _need(s, ab)
             if key == "vote":
-                out.extend({"type": "vote", "target": t} for t in living)
+                skip = P.refused(s, seat, ab)
+                out.extend({"type": "vote", "target": t} for t in living if t not in skip)
                 continue
             if key == "mail":
-                out.extend({"type": "mail", "target": t, "need": ["text"]} for t in living if t != seat)
-                out.append({"type": "mail", "target": "city", "need": ["text"]})
+                skip = P.refused(s, seat, ab)
+                out.extend({"type": "mail", "target": t, "need": ["text"]} for t in living if t != seat and t not in skip)
+                if "city" not in skip:
+                    out.append({"type": "mail", "target": "city", "need": ["text"]})
+                continue
+            if key == "card":  # A: the Ход, one entry per play (Пас: one per target)
+                out.extend(V.card_actions(s, seat, living))
                 continue
             targets = _targets(s, seat, ab, living)
             for t in targets:
@@ -510,6 +543,9 @@ class Mafia:
             "winners": list(s.winners) if s.winners is not None else None,
             "reason": s.reason or None,
         }
+        if V.rules(s).public_vote and s.phase == "day":  # A: the open votes of this day
+            view["votes"] = [[x, o["vote"]["target"]] for x, o in enumerate(s.orders)
+                             if "vote" in o and V.vote_public(s, x)]
         if _is_seat(s, viewer):
             seat = viewer
             role = s.roles[seat]
@@ -525,6 +561,8 @@ class Mafia:
             view["knowledge"] = [dict(k) for k in s.knowledge[seat]]
             view["revolver"] = s.revolver[seat] == s.index and s.night()
             view["banned"] = sorted(s.banned[seat].get(s.index, ())) if s.night() else []
+            if V.rules(s).cards:  # A: each character knows its own card count
+                view["cards"] = s.cards[seat]
             if role in ("boss", "killer", "agent"):
                 view["team"] = [{"seat": x, "role": s.roles[x]} for x in range(n)
                                 if s.roles[x] in ("boss", "killer", "agent")]
@@ -550,6 +588,8 @@ class Mafia:
             view["propaganda"] = {str(d): {str(t): v for t, v in m.items()} for d, m in s.propaganda.items()}
             view["knowledge"] = [[dict(k) for k in ks] for ks in s.knowledge]
             view["quiet"] = s.quiet
+            view["cards"] = list(s.cards)
+        P.extend_view(s, viewer, view)  # public roles: spirits, own HP (Здоровяк), bank (Сплетник)...
         return view
 
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
@@ -587,6 +627,8 @@ class Mafia:
             del s.orders[seat][key]
             s.ready[seat] = False
             events.append(Event(Audience.only(seat), "mafia.cancelled", {"seat": seat, "ability": key}))
+            if key == "vote" and V.vote_public(s, seat):  # A: a public vote withdrawn
+                events.append(Event(EVERYONE, "mafia.voted", {"seat": seat, "target_seat": None}))
             return events
         if kind == "vote":
             key, target, extra = "vote", action.get("target"), {}
@@ -612,17 +654,21 @@ class Mafia:
             target = seat
         old = s.orders[seat].pop(key, None)  # a changed order replaces the old one (kept if refused)
         try:
-            if not (key == "mail" and target == "city") and not _target_ok(s, seat, ab, target):
+            if not (key == "mail" and target == "city" and "city" not in P.refused(s, seat, ab)) \
+                    and not _target_ok(s, seat, ab, target):
                 raise _err("bad_target", ability=key, target=target if _json_scalar(target) else None)
             if key == "mail" and target == seat:
                 raise _err("bad_target", ability=key, target=target)
             if extra is None:
-                extra = _check_args(s, ab, action)
+                extra = _check_args(s, ab, action, seat)
+                P.check_order(s, seat, ab, extra)
         except RuleError:
             if old is not None:
                 s.orders[seat][key] = old
             raise
         order: dict[str, Any] = {"ability": key, "target": target, **extra}
+        if key == "mail":
+            order = P.more_mail(s, seat, old, order)  # Бард: several messages a night
         if ab.group:  # one weapon of the Арсенал: a new one replaces the old
             for other, o in list(s.orders[seat].items()):
                 if other != key and abilities(s, seat).get(other, ab).group == ab.group:
@@ -635,6 +681,8 @@ class Mafia:
             params["target_seat"] = target
         events.append(Event(Audience.only(seat), "mafia.ordered", params))
         events.append(Event(MASTER_ONLY, "mafia.order_log", {"seat": seat, **_public_order(order)}))
+        if key == "vote" and V.vote_public(s, seat):  # A: votes are public (4.6 #4)
+            events.append(Event(EVERYONE, "mafia.voted", {"seat": seat, "target_seat": target}))
         if ab.phase == "any":
             _any_time(s, seat, ab, order, events)
         return events
@@ -757,6 +805,11 @@ class _Night:
         self.learned: dict[int, int] = {}  # target -> personas learned of it tonight
         self.disinfo: list[tuple[int, int]] = []  # (genius, target)
         self.effective: list[tuple[int, Ability, dict[str, Any]]] = []
+        self.actor = -1  # the seat whose order is resolving (Срыв расследования)
+        self.disrupted: set[int] = set()  # A: seats whose abilities see only Аноним(1) tonight
+        self.fate: set[int] = set()  # A: struck by Рука судьбы (not an attack)
+        self.banked: set[int] = set()  # A: Банк (all damage blocked tonight)
+        self.wounds: dict[int, list[str]] = {}  # target -> abilities that damaged it (Улики)
 
     def tell(self, seat: int, key: str, params: dict[str, Any], learn: bool = True) -> None:
         self.tells.append(((seat,), key, params))
@@ -768,7 +821,20 @@ class _Night:
 
     def draw(self, target: int, exclude: str | None = None) -> str | None:
         self.learned[target] = self.learned.get(target, 0) + 1
-        return draw_persona(self.s, target, exclude)
+        if self.actor in self.disrupted:  # A: Срыв расследования, the target shows only Аноним(1)
+            return V.ANONYMOUS
+        found = draw_persona(self.s, target, exclude)
+        if found is not None and self.s.roles[target] == "maniac" and V.rules(self.s).double_life == "replace":
+            self.tell(target, "mafia.probed", {"seat": target, "persona": found})  # A/B: Двойная жизнь
+        return found
+
+    def seen(self, target: int) -> dict[str, int]:
+        """The target's personas as the resolving order sees them (A: Аноним(1) under Срыв)."""
+        return {V.ANONYMOUS: 1} if self.actor in self.disrupted else personas_seen(self.s, target)
+
+    def run(self, seat: int, ab: Ability, order: dict[str, Any]) -> None:
+        self.actor = seat
+        HANDLERS[ab.key](self, seat, ab, order)
 
 
 # ------------------------------------------------------------------------------------ handlers
@@ -790,7 +856,8 @@ def handler(*keys: str) -> Callable[[Handler], Handler]:
 
 @handler("slander")
 def _slander(n: _Night, seat: int, ab: Ability, o: dict) -> None:
-    _add(n.s.personas[o["target"]], o["persona"], 3)  # Клевета: +3, tonight too
+    if not V.no_gain(n.s, o["target"]):  # (A/B: not on the Маньяк, see Двойная жизнь)
+        _add(n.s.personas[o["target"]], o["persona"], 3)  # Клевета: +3, tonight too
 
 
 @handler("disguise")
@@ -800,7 +867,8 @@ def _disguise(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 
 @handler("disinformation")
 def _disinformation(n: _Night, seat: int, ab: Ability, o: dict) -> None:
-    _add(n.s.temp[o["target"]], "genius", 2 * n.s.number())
+    if not V.no_gain(n.s, o["target"]):
+        _add(n.s.temp[o["target"]], "genius", 2 * n.s.number())
     n.disinfo.append((seat, o["target"]))
 
 
@@ -834,7 +902,7 @@ def _punishment(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("sabotage")
 def _sabotage(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    if personas_seen(n.s, t).get(o["persona"], 0) >= R.SABOTAGE_THRESHOLD:
+    if n.seen(t).get(o["persona"], 0) >= V.rules(n.s).sabotage:
         n.attack(seat, t, 1, ab.key)
 
 
@@ -906,7 +974,7 @@ def _ban(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 def _propaganda(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s, t, day = n.s, o["target"], n.s.index + 1
     votes = s.extra_votes.setdefault(day, {})
-    votes[t] = votes.get(t, 0) + 2
+    votes[t] = votes.get(t, 0) + V.rules(s).propaganda_votes
     s.propaganda.setdefault(day, {})[t] = seat
 
 
@@ -916,7 +984,8 @@ def _propaganda(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("arrest")
 def _arrest(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s, t = n.s, o["target"]
-    if s.alive[t] and s.roles[t] == o["role"] and corresponding(s, t) >= R.ARREST_THRESHOLD:
+    if (s.alive[t] and s.roles[t] == o["role"] and n.actor not in n.disrupted
+            and corresponding(s, t) >= V.rules(s).arrest):
         _jail(s, t, LIFE, n.public)
 
 
@@ -933,7 +1002,9 @@ def _bribe(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("healing")
 def _healing(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s = n.s
-    if s.alive[seat] and s.hp[seat] == 1 and corresponding(s, seat) >= R.HEAL_THRESHOLD[s.faction(seat)]:
+    rs = V.rules(s)
+    if s.alive[seat] and s.hp[seat] == 1 and (s.roles[seat] in rs.heal_exempt
+                                               or corresponding(s, seat) >= rs.heal[s.faction(seat)]):
         s.hp[seat] += 1
 
 
@@ -943,7 +1014,7 @@ def _healing(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("mastermind", "own_hands")
 def _two_personas(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    found = [n.draw(t), n.draw(t)]
+    found = [n.draw(t) for _ in range(1 if n.s.roles[seat] == "traitor" else 2)]  # A: the Предатель's, 1
     n.tell(seat, "mafia.personas", {"seat": seat, "ability": ab.key, "target_seat": t,
                                     "personas": [p for p in found if p is not None]})
 
@@ -959,10 +1030,12 @@ def _one_persona(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("search")
 def _search(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    seen = personas_seen(n.s, t)
-    count = sum(1 for name in o["personas"] if seen.get(name, 0) > 0)
+    seen = n.seen(t)
+    names = o["personas"] if "personas" in o else [o["persona"]]  # A: one name
+    count = sum(1 for name in names if seen.get(name, 0) > 0)
+    result = {"count": count} if V.rules(n.s).search == "count" else {"found": count > 0}  # A/B: yes/no
     n.tell(seat, "mafia.search", {"seat": seat, "ability": ab.key, "target_seat": t,
-                                  "personas": list(o["personas"]), "count": count})
+                                  "personas": list(names), **result})
 
 
 @handler("autopsy")
@@ -975,6 +1048,8 @@ def _autopsy(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 def _informer(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s, t = n.s, o["target"]
     correct = s.roles[t] == o["role"]
+    if V.rules(s).informer_distinct_roles:
+        s.named[seat].append(o["role"])
     if correct:
         s.plans[seat] += 1
     n.tell(seat, "mafia.guess", {"seat": seat, "ability": ab.key, "target_seat": t, "role": o["role"],
@@ -987,15 +1062,22 @@ def _jury(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     correct = s.roles[t] == o["role"]
     if correct:
         votes = s.extra_votes.setdefault(s.index + 1, {})
-        votes[t] = votes.get(t, 0) + 2
-    n.tell(seat, "mafia.guess", {"seat": seat, "ability": ab.key, "target_seat": t, "role": o["role"],
-                                 "correct": correct})
+        votes[t] = votes.get(t, 0) + V.rules(s).jury_votes
+    if V.rules(s).jury_learns:  # (A: the Гражданский is not told)
+        n.tell(seat, "mafia.guess", {"seat": seat, "ability": ab.key, "target_seat": t, "role": o["role"],
+                                     "correct": correct})
 
 
 # -- effects with no handler of their own: blocks (interrogation, zombify) are read by the
 #    pipeline itself; mail is delivered by it; vote and assist are day steps.
 
-PIPELINE = ("persona", "grant", "attack", "protect", "kidnap")  # before damage; then regen, jail, info
+PIPELINE = ("persona", "grant", "cards", "attack", "protect", "kidnap")  # before damage; then regen, jail, info
+# Version machinery (cards.py fills these): hooks run after a pipeline step (and after "info"),
+# on each target's damage total, for extra order arguments, and for "any time" abilities.
+AFTER_STEP: dict[str, list[Callable[[_Night], None]]] = {}
+DAMAGE_HOOKS: list[Callable[[_Night, int, list, Any], Any]] = []
+ARG_CHECKS: dict[str, Callable[..., dict[str, Any]]] = {}
+ANY_TIME: dict[str, Callable[..., None]] = {}
 
 
 # ------------------------------------------------------------------------------------ resolution
@@ -1017,7 +1099,7 @@ def _effective(s: MafiaState, n: _Night) -> set[int]:
                 blocked.add(order["target"])
     for seat in s.living():
         mine = abilities(s, seat)
-        unblockable = R.PUBLIC_ROLES[s.public[seat]].unblockable
+        unblockable = R.PUBLIC_ROLES[s.public[seat]].unblockable or s.misere[seat] == s.index  # (A: Мизер)
         for key, order in s.orders[seat].items():
             ab = mine.get(key)
             if ab is None or ab.phase == "any":
@@ -1052,9 +1134,10 @@ def resolve_night(s: MafiaState) -> list[Event]:
         by_step.setdefault(item[1].step, []).append(item)
     for step in PIPELINE:  # 1 persona modifiers; later-phase grants; 4 attacks and protections
         for seat, ab, order in by_step.get(step, ()):
-            fn = HANDLERS.get(ab.key)
-            if fn is not None:
-                fn(n, seat, ab, order)
+            if ab.key in HANDLERS:
+                n.run(seat, ab, order)
+        for hook in AFTER_STEP.get(step, ()):
+            hook(n)
     before_hp = list(s.hp)
     before_status = _statuses(s)
     _damage(s, n)  # 4 damage, 5 Похищение and deaths
@@ -1063,13 +1146,15 @@ def resolve_night(s: MafiaState) -> list[Event]:
         if hook:
             hook(s, seat)
     for seat, ab, order in by_step.get("regen", ()):
-        HANDLERS[ab.key](n, seat, ab, order)
+        n.run(seat, ab, order)
     for seat, ab, order in by_step.get("jail", ()):  # 7 jail starts
-        HANDLERS[ab.key](n, seat, ab, order)
+        n.run(seat, ab, order)
     for seat, ab, order in by_step.get("info", ()):  # 8 information (tonight's personas) and mail
-        if ab.key != "mail":
-            HANDLERS[ab.key](n, seat, ab, order)
+        if ab.key in HANDLERS:  # (mail and Звонок are delivered by _mail)
+            n.run(seat, ab, order)
     _mail(s, n, by_step.get("info", ()))
+    for hook in AFTER_STEP.get("info", ()):  # (A: Крупье)
+        hook(n)
     for genius, target in n.disinfo:  # Дезинформация: >= 2 personas of the target learned tonight
         if n.learned.get(target, 0) >= 2:
             s.plans[genius] += 1
@@ -1081,7 +1166,7 @@ def resolve_night(s: MafiaState) -> list[Event]:
 
 
 def _damage(s: MafiaState, n: _Night) -> None:
-    for target in sorted(set(n.attacks) | set(n.harm)):
+    for target in sorted(set(n.attacks) | set(n.harm) | n.fate | n.banked):
         if not s.alive[target]:
             continue
         attacks = n.attacks.get(target, [])
@@ -1099,6 +1184,8 @@ def _damage(s: MafiaState, n: _Night) -> None:
             for a in attacks:
                 a[1] = max(0, a[1] - 1)
         total = sum(a[1] for a in attacks) + n.harm.get(target, 0)
+        for hook in DAMAGE_HOOKS:  # A: Рука судьбы, Банк; A/B: Похищение stops damage; Улики
+            total = hook(n, target, attacks, total)
         s.hp[target] -= total
     for target in range(s.players):
         if s.alive[target] and s.hp[target] <= 0:
@@ -1112,6 +1199,8 @@ def _damage(s: MafiaState, n: _Night) -> None:
 
 
 def _die(s: MafiaState, seat: int) -> None:
+    if P.escape_death(s, seat):  # Мститель: a Spirit instead (once per game)
+        return
     s.alive[seat] = False
     s.dead_at[seat] = s.index
 
@@ -1120,21 +1209,23 @@ def _mail(s: MafiaState, n: _Night, infos: Any) -> None:
     """Почта: anonymous; more than 3 to one target (the city counts as one) → "spammed" (4.6 #15)."""
     box: dict[Any, list[str]] = {}
     for seat, ab, order in infos:
-        if ab.key == "mail":
-            box.setdefault(order["target"], []).append(order["text"])
+        if ab.key in ("mail", "call"):  # (A: Звонок, signed "от Босса", counts for the spam rule)
+            box.setdefault(order["target"], []).append((ab.key, order["text"]))
+            for target, text in order.get("more", ()):  # Бард: several messages a night
+                box.setdefault(target, []).append((ab.key, text))
     for target, texts in box.items():
         spam = len(texts) > R.SPAM_LIMIT
         if target == "city":
             if spam:
                 n.public.append(Event(EVERYONE, "mafia.city_spammed", {}))
             else:
-                for text in texts:
+                for _key, text in texts:
                     n.public.append(Event(EVERYONE, "mafia.city_mail", {"text": text}))
         elif spam:
             n.tell(target, "mafia.spammed", {"seat": target}, learn=False)
         else:
-            for text in texts:
-                n.tell(target, "mafia.mail", {"seat": target, "text": text}, learn=False)
+            for key, text in texts:
+                n.tell(target, "mafia." + key, {"seat": target, "text": text}, learn=False)
 
 
 def _statuses(s: MafiaState) -> list[tuple[bool, bool, bool]]:
@@ -1176,7 +1267,8 @@ def _finish_phase(s: MafiaState, n: _Night, before_hp: list[int], before_status:
     pending = any(s.alive[x] and s.jail[x] is not None and s.index < s.jail[x] < LIFE for x in range(s.players)) \
         or any(r is not None and r > s.index for r in s.revolver) \
         or any(k > s.index for b in s.banned for k in b) \
-        or any(d > s.index for d in s.extra_votes)
+        or any(d > s.index for d in s.extra_votes) \
+        or any(m is not None and m > s.index for m in s.misere)
     s.quiet = 0 if changed or pending else s.quiet + 1
     for x in range(s.players):
         s.orders[x] = {}
@@ -1187,6 +1279,7 @@ def _finish_phase(s: MafiaState, n: _Night, before_hp: list[int], before_status:
 def resolve_day(s: MafiaState) -> list[Event]:
     """The day: Помощь следствию, then the secret weighted vote; only the outcome is published."""
     n = _Night(s)
+    P.day_start(n)  # Задержание blocks; votes from Jail only under Злоупотребление
     for seat in s.living():
         mine = abilities(s, seat)
         for key, order in s.orders[seat].items():
@@ -1201,6 +1294,8 @@ def resolve_day(s: MafiaState) -> list[Event]:
         elif ab.step == "day" and ab.key in HANDLERS:
             HANDLERS[ab.key](n, seat, ab, order)
     totals = tally(s)
+    if V.rules(s).public_vote:  # A: the votes and their totals are public (4.6 #4)
+        n.public.append(_tally_event(s))
     leader = None
     if totals:
         top = max(totals.values())
@@ -1212,7 +1307,7 @@ def resolve_day(s: MafiaState) -> list[Event]:
     else:
         genius = s.propaganda.get(s.index, {}).get(leader)
         if genius is not None:
-            s.plans[genius] += 1
+            s.plans[genius] += V.rules(s).propaganda_plans
             if s.alive[genius]:
                 n.tell(genius, "mafia.plans", {"seat": genius, "plans": s.plans[genius]})
         if s.index == 1:  # day 1: jail for night 2, day 2 and night 3 instead of death (4.6 #20)
@@ -1221,10 +1316,10 @@ def resolve_day(s: MafiaState) -> list[Event]:
         elif genius is not None:
             fate = "spared"  # Пропаганда: does not die
         else:
-            fate = "death"
-            _die(s, leader)
+            fate = P.execute(s, n, leader)  # death; public roles: acquitted (Адвокат), jail (Политик)
         s.last_vote = {"seat": leader, "fate": fate, "day": s.number()}
         n.public.insert(0, Event(EVERYONE, "mafia.vote_result", {"seat": leader, "fate": fate}))
+    P.day_end(n)  # Судья, Сплетник, Миллионер, Безработный, Spirits
     s.extra_votes.pop(s.index, None)
     s.propaganda.pop(s.index, None)
     return _finish_phase(s, n, before_hp, before_status)
@@ -1232,7 +1327,22 @@ def resolve_day(s: MafiaState) -> list[Event]:
 
 def vote_weight(s: MafiaState, seat: int) -> int:
     hook = R.PUBLIC_ROLES[s.public[seat]].vote_bonus
-    return R.FACTION_WEIGHT[s.faction(seat)] + (hook(s, seat) if hook else 0)
+    return V.rules(s).weight[s.faction(seat)] + (hook(s, seat) if hook else 0)
+
+
+def _tally_event(s: MafiaState) -> Event:
+    """A: every open vote (seat, target, weight) and the open totals per target; secret additions
+    (Суд присяжных, Вист, Скользкий ублюдок, a secret voter) are not shown."""
+    votes: list[dict[str, Any]] = []
+    totals: dict[int, Any] = {}
+    for seat in s.living():
+        order = s.orders[seat].get("vote")
+        if order is not None and s.alive[order["target"]] and V.vote_public(s, seat):
+            weight = vote_weight(s, seat)
+            votes.append({"seat": seat, "target_seat": order["target"], "weight": weight})
+            totals[order["target"]] = totals.get(order["target"], 0) + weight
+    return Event(EVERYONE, "mafia.tally", {"votes": votes, "totals": [{"seat": t, "votes": v}
+                                                                      for t, v in sorted(totals.items())]})
 
 
 def tally(s: MafiaState) -> dict[int, int]:
@@ -1249,8 +1359,10 @@ def tally(s: MafiaState) -> dict[int, int]:
     for t in s.living():
         hook = R.PUBLIC_ROLES[s.public[t]].votes_against
         delta = hook(s, t) if hook else 0
-        if s.roles[t] == "maniac":
-            delta -= dead  # Скользкий ублюдок
+        if s.roles[t] == "maniac":  # Скользкий ублюдок (A: 2 + 0.5 per dead; B: 3 + 1 per dead; C: 1 per dead)
+            base, per = V.rules(s).slippery
+            shed = base + per * dead
+            delta -= int(shed) if shed == int(shed) else shed  # (A: halves)
         if delta:
             totals[t] = totals.get(t, 0) + delta
     return totals
@@ -1263,11 +1375,11 @@ def tie_key(s: MafiaState, seat: int) -> tuple:
 
 def check_win(s: MafiaState, end_of_day: bool) -> tuple[str, tuple[int, ...]] | None:
     """The first win that holds, by the priority of 4.6 #14; a stalemate ends with no winner."""
-    living = s.living()
+    living = [x for x in s.living() if not P.spirit(s, x)]  # a Spirit counts as dead (Мститель)
     if not living:
-        return ("stalemate", ())
+        return P.spirit_win(s) or ("stalemate", ())
     if end_of_day:
-        ddd = tuple(x for x in living if s.roles[x] == "genius" and s.plans[x] >= R.DDD_PLANS)
+        ddd = tuple(x for x in living if s.roles[x] == "genius" and s.plans[x] >= V.rules(s).ddd)
         if ddd:
             return ("ddd", ddd)
     if len(living) == 1 and s.roles[living[0]] == "maniac":
@@ -1280,7 +1392,7 @@ def check_win(s: MafiaState, end_of_day: bool) -> tuple[str, tuple[int, ...]] | 
     if not maniac and law and not mafia:
         return ("law", law)
     if s.quiet >= STALEMATE_PHASES:
-        return ("stalemate", ())
+        return P.spirit_win(s) or ("stalemate", ())
     return None
 
 
@@ -1328,9 +1440,17 @@ def _any_time(s: MafiaState, seat: int, ab: Ability, order: dict[str, Any], even
     if ab.once:
         s.used[seat].add(ab.key)
     s.actors = None
-    if ab.key == "double_life":  # Двойная жизнь: +10 personas of any kind
-        _add(s.personas[seat], order["persona"], 10)
+    if ab.key == "double_life":  # Двойная жизнь: C +10 of one kind; A/B: every own persona becomes that kind
+        if V.rules(s).double_life == "replace":
+            s.personas[seat] = {order["persona"]: max(1, sum(s.personas[seat].values()))}
+        else:
+            _add(s.personas[seat], order["persona"], 10)
         events.append(Event(Audience.only(seat), "mafia.done", {"seat": seat, "ability": ab.key}))
+    elif ab.key in ANY_TIME:  # (A: Ва-банк)
+        ANY_TIME[ab.key](s, seat, order, events)
 
 
 GAME = Mafia()
+
+from . import cards as _cards  # noqa: E402,F401  (version A/B handlers and hooks register themselves)
+from . import public_roles as P  # noqa: E402  (the 34 public roles: PUBLIC_ROLES, handlers, hooks)

@@ -134,7 +134,8 @@ ROLE_ABILITIES: dict[str, dict[str, Ability]] = {
 # "not_with_target"/"not_with" are symmetric: ordering either one refuses the other (checked both ways).
 ROLE_FACTION = {"boss": MAFIA, "killer": MAFIA, "agent": MAFIA,
                 "officer": LAW, "forensic": LAW, "policeman": LAW, "vigilante": LAW, "civilian": LAW,
-                "maniac": NEUTRAL, "genius": NEUTRAL}
+                "maniac": NEUTRAL, "genius": NEUTRAL,
+                "traitor": MAFIA, "detective": LAW, "joker": NEUTRAL}  # the last three: version A only
 ROLE_ORDER = ("boss", "killer", "agent", "officer", "forensic", "policeman", "vigilante", "civilian",
               "maniac", "genius")
 NON_LAW = tuple(r for r in ROLE_ORDER if ROLE_FACTION[r] != LAW)

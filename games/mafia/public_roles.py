@@ -1,0 +1,669 @@
+"""Forum Mafia: the 34 listed public roles («Явные роли») of seed 004 (../shared/rules/mafia.md 4.4).
+
+Each role is a :class:`Public` (a ``roles.PublicRole``) registered in ``roles.PUBLIC_ROLES``; its
+orders are abilities whose handlers are registered in ``engine.HANDLERS`` here. Effects that cut
+across the pipeline are the hook functions below (``in_hospital``, ``refused``, ``why_not``,
+``before_damage``...), which the engine calls at the hook points of docs/mafia-protocol.md
+("Hook points"). Values that differ by version (4.2) read ``state.version`` ("A" or B/C).
+
+Public-role state lives in ``state.pub`` (a dict; its keys are listed in ``_PUB``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..base import Audience, Event, RuleError
+from . import engine as E
+from . import roles as R
+from .roles import LAW, LIFE, Ability, _f
+
+EVERYONE = Audience.everyone()
+
+
+@dataclass(frozen=True)
+class Public(R.PublicRole):
+    """A listed public role: the hooks of ``PublicRole`` plus its names."""
+
+    title: str = ""  # the seed's Russian name
+    english: str = ""  # the English title
+    aliases: tuple[str, ...] = ()
+    vote_public: Callable[[Any, int], bool | None] | None = None  # versions.vote_public (A: Серый кардинал)
+
+
+def _day(key: str, target: str = "other", **kw: Any) -> Ability:
+    return Ability(key, "day", "day", target, secret=False, **kw)
+
+
+def _a(state: Any) -> bool:
+    return getattr(state, "version", "C") == "A"
+
+
+def _free(s: Any, seat: int) -> bool:
+    """A passive without the Т flag works only out of Jail."""
+    return not s.jailed(seat)
+
+
+def _vip_target(s: Any, seat: int) -> bool:
+    """The seat votes against a Миллионер: its vote counts without enhancements (VIP)."""
+    vote = s.orders[seat].get("vote")
+    return vote is not None and s.public[vote["target"]] == "millionaire"
+
+
+def _bonus(value: Callable[[Any, int], float], jail: bool = False) -> Callable[[Any, int], float]:
+    def hook(s: Any, seat: int) -> float:
+        if (not jail and not _free(s, seat)) or _vip_target(s, seat):
+            return 0
+        return value(s, seat)
+    return hook
+
+
+def _diplomat(s: Any, seat: int) -> float:
+    return (2 if _a(s) else 3) * -1 if _free(s, seat) else 0
+
+
+def _monk(s: Any, seat: int) -> None:
+    if _free(s, seat) and s.hp[seat] == 1:  # Медитация: 1 HP at the end of a night -> +1
+        s.hp[seat] += 1
+
+
+def _millionaire(s: Any, seat: int) -> None:
+    """VIP: two days and nights in a row in Hospital at 1 HP -> +1 HP (counted per phase end)."""
+    count = _pub(s, "vip").get(seat, 0)
+    if s.hp[seat] == 1 and s.hospital(seat):
+        count += 1
+        if count >= 4:
+            s.hp[seat] += 1
+            count = 0
+    else:
+        count = 0
+    _pub(s, "vip")[seat] = count
+
+
+def _anonymous(s: Any, seat: int, personas: dict) -> dict:
+    return {"anonymous": 1}  # Инкогнито (Т,М): always exactly Аноним(1)
+
+
+def _ambassador(s: Any, seat: int) -> float:
+    return max(0, 4 - s.number())  # +3 on day 1, +2 on day 2, +1 on day 3
+
+
+def _cardinal(s: Any, seat: int) -> float:
+    if _a(s):
+        return 0.5  # A: +0.5, votes secretly
+    return 2 if "open_vote" in s.orders[seat] else 0
+
+
+def _gossip(s: Any, seat: int) -> float:
+    return _pub(s, "bank").get(seat, 0) if "compromise" in s.orders[seat] else 0
+
+
+def _cardinal_public(s: Any, seat: int) -> bool | None:
+    return False if _a(s) else None
+
+
+_ROLES: list[tuple[str, str, str, tuple[str, ...], dict[str, Any]]] = [
+    ("highlander", "Горец", "Highlander", (), {}),
+    ("prosecutor", "Прокурор", "Prosecutor", (),
+     {"abilities": {"indictment": _day("indictment", once=True)}}),
+    ("strongman", "Здоровяк", "Strongman", (), {"hp_bonus": 1}),
+    ("monk", "Монах", "Monk", (), {"regen": _monk}),
+    ("patrolman", "Патрульный", "Patrolman", (),
+     {"abilities": {"detention": _day("detention", flags=_f("Б"), once=True)}}),
+    ("sociopath", "Социопат", "Sociopath", (), {}),
+    ("avenger", "Мститель", "Avenger", (), {}),
+    ("pensioner", "Пенсионер", "Pensioner", (), {"hp_bonus": -1}),
+    ("unemployed", "Безработный", "Unemployed", (),
+     {"abilities": {"labour_exchange": _day("labour_exchange", "none", args=(R.ARG_PUBLIC,))}}),
+    ("warrior", "Воин", "Warrior", (), {"never_jailed": True}),
+    ("acrobat", "Акробат", "Acrobat", (),
+     {"abilities": {"somersault": Ability("somersault", "night", "protect", "none", secret=False, once=True)}}),
+    ("authority", "Авторитет", "Authority", (), {"vote_bonus": _bonus(lambda s, x: 1 if _a(s) else 2)}),
+    ("marauder", "Мародер", "Marauder", (),
+     {"abilities": {"graverobbing": Ability("graverobbing", "night", "info", "dead", secret=False, once=True),
+                    "exhumation": Ability("exhumation", "any", "any", "dead", secret=False, once=True)}}),
+    ("drunkard", "Алкаш", "Drunkard", (), {"abilities": {"binge": _day("binge", distinct=True)}}),
+    ("grey_cardinal", "Серый кардинал", "Grey Cardinal",
+     ("анонимус", "серый кардинал (анонимус)", "gray cardinal"),
+     {"abilities": {"open_vote": _day("open_vote", "none", flags=_f("Т"))},
+      "vote_bonus": _bonus(_cardinal, jail=True), "vote_from_jail": True, "vote_public": _cardinal_public}),
+    ("politician", "Политик", "Politician", (), {"vote_bonus": _bonus(lambda s, x: 0.5 if _a(s) else 1)}),
+    ("hacker", "Хакер", "Hacker", (), {"abilities": {"hack": _day("hack", flags=_f("Т"), once=True)}}),
+    ("anonymous", "Аноним", "Anonymous", (), {"personas": _anonymous}),
+    ("brewer", "Пивовар", "Brewer", (),
+     {"abilities": {"beer": _day("beer", "living", distinct=True),
+                    "fake_beer": _day("fake_beer", not_with=("beer",))}}),
+    ("jailer", "Тюремщик", "Jailer", (), {"never_jailed": True, "abilities": {"abuse": _day("abuse", "none")}}),
+    ("journalist", "Журналист", "Journalist", (),
+     {"abilities": {"reportage": _day("reportage", distinct=True, not_with=("vote",))}}),
+    ("electrician", "Электрик", "Electrician", (), {"abilities": {"diversion": _day("diversion", once=True)}}),
+    ("cook", "Повар", "Cook", (), {"abilities": {"cooking": _day("cooking", distinct=True)}}),
+    ("judge", "Судья", "Judge", (), {"abilities": {"accusation": _day("accusation", "living")}}),
+    ("ambassador", "Посол", "Ambassador", (), {"vote_bonus": _bonus(_ambassador)}),
+    ("commissar", "Комиссар", "Commissar", (), {"abilities": {"raid": _day("raid", once=True)}}),
+    ("berserk", "Берсерк", "Berserk", ("berserker",), {"unblockable": True, "vote_from_jail": True}),
+    ("medium", "Медиум", "Medium", (),
+     {"abilities": {"seance": _day("seance", "none", not_with=("vote",)), "aura": _day("aura", "none")}}),
+    ("lawyer", "Адвокат", "Lawyer", (), {"abilities": {"acquittal": _day("acquittal", "none", once=True)}}),
+    ("bard", "Бард", "Bard", (), {}),
+    ("diplomat", "Дипломат", "Diplomat", (), {"votes_against": _diplomat}),
+    ("revolutionary", "Революционер", "Revolutionary", (), {"abilities": {"riot": _day("riot")}}),
+    ("millionaire", "Миллионер", "Millionaire", (), {"regen": _millionaire}),
+    ("gossip", "Сплетник", "Gossip", (),
+     {"abilities": {"compromise": _day("compromise", "none", flags=_f("Т"))},
+      "vote_bonus": _bonus(_gossip, jail=True)}),
+]
+
+PUBLIC_ORDER: tuple[str, ...] = tuple(row[0] for row in _ROLES)  # listing order = tie priority (#12)
+ROLES: dict[str, Public] = {}
+for _i, (_key, _ru, _en, _aliases, _kw) in enumerate(_ROLES):
+    ROLES[_key] = Public(_key, _i + 1, title=_ru, english=_en, aliases=_aliases, **_kw)
+R.PUBLIC_ROLES.update(ROLES)
+
+# Public abilities announced to everyone when they resolve (the seed's «публично»).
+ANNOUNCED = frozenset(("indictment", "detention", "binge", "beer", "fake_beer", "reportage", "diversion",
+                       "cooking", "accusation", "raid", "riot"))
+ATTACK_FREE = frozenset(("pistol", "revolver"))  # what Пиво softens
+SPIRIT_ORDERS = ("assault", "card", "all_in")  # a Spirit may declare Нападение (A: also Ход, Ва-банк)
+
+
+def _norm(name: str) -> str:
+    return " ".join(name.replace("ё", "е").replace("Ё", "Е").replace("_", " ").casefold().split())
+
+
+_NAMES: dict[str, str] = {}
+for _key, _role in ROLES.items():
+    for _name in (_key, _role.title, _role.english) + _role.aliases:
+        _NAMES[_norm(_name)] = _key
+
+
+def public_key(name: Any) -> str:
+    """The key of a listed public role named (Russian, English, key; any case, ё = е), else "other"."""
+    if not isinstance(name, str):
+        return R.OTHER
+    if name in R.PUBLIC_ROLES and name != R.OTHER:  # any registered key as is
+        return name
+    return _NAMES.get(_norm(name), R.OTHER)
+
+
+def title(key: str) -> str:
+    role = ROLES.get(key)
+    return role.title if role else key
+
+
+# ---------------------------------------------------------------------------------- state
+
+
+def _pub(s: Any, name: str) -> Any:
+    """``state.pub[name]``: a dict (lists for ``pals``), created on first use."""
+    box = s.pub.get(name)
+    if box is None:
+        box = s.pub[name] = [] if name == "pals" else {}
+    return box
+
+
+# state.pub keys: spirits {seat: index turned}, looted {seat: [public keys]}, pals [[drunkard, pal,
+# first index, last index]], beer {night index: [seats]}, cooked {night index: [seats]}, accused
+# {day index: {seat: judge}}, trim {night index: [seats]}, press {night index: [[journalist, target]]},
+# aura {seat: uses}, bank {seat: votes}, vip {seat: phases in Hospital}, switch [[seat, key]].
+_PUB = ("spirits", "looted", "pals", "beer", "cooked", "accused", "trim", "press", "aura", "bank", "vip")
+
+
+def spirit(s: Any, seat: int) -> bool:
+    spirits = s.pub.get("spirits")
+    return bool(spirits) and seat in spirits and s.alive[seat]
+
+
+def spirit_win(s: Any) -> tuple[str, tuple[int, ...]] | None:
+    """A Spirit wins when nobody else can ever win (a stalemate, or nobody else alive)."""
+    spirits = tuple(x for x in s.pub.get("spirits", ()) if s.alive[x])
+    return ("spirit", spirits) if spirits else None
+
+
+def in_hospital(s: Any, seat: int) -> bool:
+    """The Hospital status: 1 HP, but never a Пенсионер or a Spirit; Повар's dish forces it (#16)."""
+    if not s.alive[seat]:
+        return False
+    pub = s.pub
+    if pub:
+        cooked = pub.get("cooked")
+        if cooked and seat in cooked.get(s.index, ()):
+            return True
+    if s.hp[seat] != 1:
+        return False
+    return not (s.public[seat] == "pensioner" or (pub and seat in pub.get("spirits", ())))
+
+
+def looted(s: Any, seat: int) -> tuple[str, ...]:
+    got = s.pub.get("looted") if s.pub else None
+    return tuple(got.get(seat, ())) if got else ()
+
+
+def hospital_ok(s: Any, seat: int) -> bool:
+    """Воин (Неудержимый): every own ability works from Hospital."""
+    return s.public[seat] == "warrior"
+
+
+def _abuse(s: Any) -> bool:
+    return any("abuse" in s.orders[x] and s.alive[x] and not s.jailed(x) for x in range(s.players))
+
+
+def jail_ok(s: Any, seat: int, ab: Ability) -> bool:
+    """Берсерк: Голосование and Почта (A: Ход) from Jail; anyone's vote under Злоупотребление."""
+    if s.public[seat] == "berserk" and ab.key in ("vote", "mail", "card"):
+        return True
+    return ab.key == "vote" and s.phase == "day" and _abuse(s)
+
+
+def unlimited_mail(s: Any, seat: int) -> bool:
+    return s.public[seat] == "bard"  # Слухи в таверне
+
+
+def why_not(s: Any, seat: int, ab: Ability) -> str | None:
+    """Refusals of public roles (an error name), after the engine's own."""
+    if s.pub and spirit(s, seat) and ab.key not in SPIRIT_ORDERS:
+        return "spirit"
+    key = ab.key
+    if key == "hack" and s.number() < 4:  # "на четвёртый день" (#10)
+        return "not_now"
+    if key == "acquittal" and s.index == 1:  # no execution on day 1
+        return "not_now"
+    if key == "aura" and _pub(s, "aura").get(seat, 0) >= 2:
+        return "used_up"
+    if key == "open_vote" and _a(s):
+        return "not_now"
+    if key == "compromise" and not s.pub.get("bank", {}).get(seat):
+        return "not_now"
+    return None
+
+
+def refused(s: Any, seat: int, ab: Ability) -> set:
+    """Targets the seat may not give this ability now (public roles' protections and limits)."""
+    out: set = set()
+    key = ab.key
+    if s.index == 0:  # Социопат (Затворник): no target of others' abilities on night 1
+        out.update(x for x, k in enumerate(s.public) if k == "sociopath" and x != seat and not s.jailed(x))
+    if ab.phase == "day" and key != "vote":  # Миллионер (VIP): no active day ability but the vote
+        out.update(x for x, k in enumerate(s.public) if k == "millionaire" and x != seat)
+    if (ab.attack or key == "vote") and s.pub.get("pals"):  # Алкаш: his pals may not attack or vote him
+        out.update(d for d, pal, first, last in s.pub["pals"] if pal == seat and first <= s.index <= last)
+    if key in ("beer", "fake_beer", "diversion"):  # not on a character in Hospital (Электрик: nor Jail)
+        out.update(x for x in s.living() if s.hospital(x) or (key == "diversion" and s.jailed(x)))
+        if key == "fake_beer":
+            out.update(s.used_on[seat].get("beer", ()))
+    if key == "mail" and s.public[seat] == "bard":  # never the same target twice per game
+        out.update(s.used_on[seat].get("mail", ()))
+        order = s.orders[seat].get("mail")
+        if order:  # tonight's messages: another one to the same target replaces it
+            out.difference_update([order["target"]] + [m[0] for m in order.get("more", ())])
+    return out
+
+
+def check_order(s: Any, seat: int, ab: Ability, args: dict[str, Any]) -> None:
+    """Arguments checked against the position (raises RuleError)."""
+    if ab.key == "labour_exchange":  # a listed public role that no seat holds
+        key = public_key(args.get("public"))
+        if key == R.OTHER or key in s.public:
+            raise RuleError("mafia.error.bad_arg", name="public", value=args.get("public"))
+    if ab.key == "abuse":
+        s.actors = None  # jailed seats may now vote: the phase awaits them
+
+
+def more_mail(s: Any, seat: int, old: dict | None, order: dict) -> dict:
+    """Бард: several messages a night, one per target (a new one to the same target replaces it)."""
+    if old is None or s.public[seat] != "bard":
+        return order
+    more = [m for m in old.get("more", ()) if m[0] != order["target"]]
+    if old["target"] != order["target"]:
+        more.append([old["target"], old["text"]])
+    if more:
+        order["more"] = more
+    return order
+
+
+def extend_view(s: Any, viewer: int, view: dict[str, Any]) -> None:
+    n = s.players
+    spirits = s.pub.get("spirits", {})
+    view["spirits"] = [x in spirits and s.alive[x] for x in range(n)]
+    if 0 <= viewer < n:
+        key = s.public[viewer]
+        if key == "strongman":
+            view["own_hp"] = s.hp[viewer]  # ЗОЖ: always knows own HP
+        elif key == "gossip":
+            view["bank"] = _pub(s, "bank").get(viewer, 0)
+        elif key == "bard":  # no limit: the targets not used yet (other living seats, the city)
+            used = set(s.used_on[viewer].get("mail", ()))
+            view["mail_left"] = sum(1 for x in s.living() if x != viewer and x not in used) + ("city" not in used)
+        elif key == "medium":
+            view["aura_left"] = 2 - _pub(s, "aura").get(viewer, 0)
+        got = looted(s, viewer)
+        if got:
+            view["looted"] = list(got)
+    elif viewer == E.MASTER:
+        view["pub"] = {k: (list(v) if isinstance(v, list) else {str(a): b for a, b in v.items()})
+                       for k, v in s.pub.items()}
+
+
+# ---------------------------------------------------------------------------------- handlers
+
+
+def _announce(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    params: dict[str, Any] = {"seat": seat, "ability": "beer" if ab.key == "fake_beer" else ab.key}
+    if isinstance(o.get("target"), int):
+        params["target_seat"] = o["target"]
+    n.public.append(Event(EVERYONE, "mafia.announced", params))
+
+
+def _extra_votes(s: Any, day: int, target: int, votes: float) -> None:
+    box = s.extra_votes.setdefault(day, {})
+    box[target] = box.get(target, 0) + votes
+
+
+@E.handler("indictment")
+def _indictment(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # Обвинительный приговор: +5 votes today (A: +3)
+    _extra_votes(n.s, n.s.index, o["target"], 3 if _a(n.s) else 5)
+
+
+@E.handler("detention")
+def _detention(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # the block itself is applied by day_start
+
+
+@E.handler("binge")
+def _binge(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # Попойка: the next night and day
+    _pub(n.s, "pals").append([seat, o["target"], n.s.index + 1, n.s.index + 2])
+
+
+@E.handler("beer")
+def _beer(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)
+    _pub(n.s, "beer").setdefault(n.s.index + 1, []).append(o["target"])
+
+
+@E.handler("fake_beer")
+def _fake_beer(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # Суррогат: announced as Пиво, does nothing
+    n.s.used_on[seat].setdefault("beer", []).append(o["target"])
+
+
+@E.handler("reportage")
+def _reportage(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # after the next night: one persona of the target
+    _pub(n.s, "press").setdefault(n.s.index + 1, []).append([seat, o["target"]])
+
+
+@E.handler("diversion")
+def _diversion(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    s, t = n.s, o["target"]
+    _announce(n, seat, ab, o)
+    if s.alive[t] and s.public[t] != "pensioner" and not s.hospital(t) and not s.jailed(t):
+        s.hp[t] -= 1  # Диверсия: 1 damage (Пенсионер: immune)
+        if s.hp[t] <= 0:
+            E._die(s, t)
+
+
+@E.handler("cooking")
+def _cooking(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # the target lies in Hospital next night
+    _pub(n.s, "cooked").setdefault(n.s.index + 1, []).append(o["target"])
+
+
+@E.handler("accusation")
+def _accusation(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # Обвинение: about the next day's vote
+    _pub(n.s, "accused").setdefault(n.s.index + 2, {})[o["target"]] = seat
+
+
+@E.handler("raid")
+def _raid(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # Маски-шоу: Jail for the next night and day
+    if n.s.alive[o["target"]]:
+        E._jail(n.s, o["target"], n.s.index + 2, n.public)
+
+
+@E.handler("riot")
+def _riot(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    _announce(n, seat, ab, o)  # Бунт: +3 votes next day (A: +1.5)
+    _extra_votes(n.s, n.s.index + 2, o["target"], 1.5 if _a(n.s) else 3)
+
+
+@E.handler("hack")
+def _hack(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    t = o["target"]
+    n.tell(seat, "mafia.dossier", {"seat": seat, "ability": ab.key, "target_seat": t, "role": n.s.roles[t]})
+
+
+@E.handler("seance")
+def _seance(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    s = n.s
+    for x in range(s.players):  # one persona of each character who died last night
+        if not s.alive[x] and s.dead_at[x] == s.index - 1:
+            found = E.draw_persona(s, x)
+            n.tell(seat, "mafia.personas", {"seat": seat, "ability": ab.key, "target_seat": x,
+                                            "personas": [found] if found is not None else []})
+
+
+@E.handler("aura")
+def _aura(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    s = n.s
+    uses = _pub(s, "aura")
+    uses[seat] = uses.get(seat, 0) + 1
+    dead = [x for x in range(s.players) if not s.alive[x]]
+    law = {x for x in dead if s.faction(x) == LAW}
+    if dead and s.rng.random() < 0.5:  # one random dead character's side is flipped
+        law ^= {s.rng.choice(dead)}
+    n.tell(seat, "mafia.aura", {"seat": seat, "ability": ab.key, "count": len(law)})
+
+
+@E.handler("acquittal")
+def _acquittal(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    n.acquittal = seat  # read by execute()
+
+
+@E.handler("open_vote")
+def _open_vote(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    vote = n.s.orders[seat].get("vote")
+    if vote is not None:  # "X votes for Y", without the weight (#4)
+        n.public.append(Event(EVERYONE, "mafia.open_vote", {"seat": seat, "target_seat": vote["target"]}))
+
+
+@E.handler("labour_exchange")
+def _labour_exchange(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    n.s.pub.setdefault("switch", []).append([seat, public_key(o["public"])])  # at the end of the day
+
+
+@E.handler("abuse", "compromise")
+def _nothing(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    pass  # read where they act (jail_ok/day_start, the Сплетник's vote bonus)
+
+
+@E.handler("somersault")
+def _somersault(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    n.__dict__.setdefault("somersault", set()).add(seat)  # Кульбит: no damage from attacks tonight
+
+
+@E.handler("graverobbing")
+def _graverobbing(n: Any, seat: int, ab: Ability, o: dict) -> None:
+    s, t = n.s, o["target"]
+    got = _pub(s, "looted").setdefault(seat, [])
+    for key in (s.public[t],) + looted(s, t):
+        if key != R.OTHER and key not in got and R.PUBLIC_ROLES[key].abilities:
+            got.append(key)
+    if not got:
+        del s.pub["looted"][seat]
+    n.public.append(Event(EVERYONE, "mafia.looted", {"seat": seat, "target_seat": t, "key": s.public[t]}))
+
+
+def _exhumation(s: Any, seat: int, order: dict, events: list) -> None:
+    """Эксгумация (any time, once): the dead target's secret role, at once."""
+    t = order["target"]
+    params = {"seat": seat, "ability": "exhumation", "target_seat": t, "role": s.roles[t]}
+    s.knowledge[seat].append({"index": s.index, "key": "mafia.autopsy", **params})
+    events.append(Event(Audience.only(seat), "mafia.autopsy", params))
+
+
+# ---------------------------------------------------------------------------------- pipeline hooks
+
+
+def _bard_used(n: Any) -> None:
+    """The Бард's targets are spent (never the same target twice per game)."""
+    s = n.s
+    for seat, ab, order in n.effective:
+        if ab.key == "mail" and s.public[seat] == "bard":
+            used = s.used_on[seat].setdefault("mail", [])
+            used.extend([order["target"]] + [m[0] for m in order.get("more", ())])
+
+
+def _jail_for_life(s: Any, seat: int, public: list) -> None:
+    if s.alive[seat] and (s.jail[seat] is None or s.jail[seat] < LIFE):
+        s.jail[seat] = LIFE  # even a Воин or Тюремщик
+        public.append(Event(EVERYONE, "mafia.jailed", {"seat": seat, "until": "life"}))
+
+
+def before_damage(n: Any) -> None:
+    """Step 4, before Прикрытие: Горец, Кульбит, Алкаш's pals, Пенсионер (Обрез, Уважение)."""
+    s = n.s
+    safe = n.__dict__.get("somersault", ())
+    pals = s.pub.get("pals", ())
+    for target in sorted(set(n.attacks) | set(n.harm)):
+        if not s.alive[target]:
+            continue
+        key = s.public[target]
+        attacks = n.attacks.get(target, [])
+        if key == "highlander" and s.index in (0, 2):  # Бессмертие: no damage on nights 1-2
+            for a in attacks:
+                a[1] = 0
+            n.harm.pop(target, None)
+            n.fate.discard(target)  # (A: Рука судьбы is not an attack either)
+        if target in safe:
+            for a in attacks:
+                a[1] = 0
+        if pals:
+            friends = {pal for d, pal, first, last in pals if d == target and first <= s.index <= last}
+            attacks[:] = [a for a in attacks if a[0] not in friends]
+        if key == "pensioner":
+            attacks[:] = [a for a in attacks if a[2] != "sawnoff"]  # immune to Обрез
+            for source in sorted({a[0] for a in attacks}):  # Уважение
+                if source != target:
+                    _jail_for_life(s, source, n.public)
+
+
+def late_damage(n: Any, target: int, attacks: list, total: Any) -> Any:
+    """After Дозор, with Паранойя (an engine DAMAGE_HOOK, run first): Пиво, -1 from each Пистолет
+    and Наган on the target."""
+    beer = n.s.pub.get("beer")
+    if beer and target in beer.get(n.s.index, ()):
+        for a in attacks:
+            if a[2] in ATTACK_FREE and a[1] > 0:
+                a[1] -= 1
+                total -= 1
+    return total
+
+
+def escape_death(s: Any, seat: int) -> bool:
+    """Мститель (Незавершенное дело, Т): once per game a Spirit with 1 HP instead of dying."""
+    if s.public[seat] == "avenger" and "unfinished_business" not in s.used[seat]:
+        s.used[seat].add("unfinished_business")
+        s.hp[seat] = 1
+        _pub(s, "spirits")[seat] = s.index
+        return True
+    return False
+
+
+def _spirit_news(n: Any) -> None:
+    for seat, index in n.s.pub.get("spirits", {}).items():
+        if index == n.s.index and n.s.alive[seat]:
+            n.public.append(Event(EVERYONE, "mafia.spirit", {"seat": seat}))
+
+
+def night_end(n: Any) -> None:
+    """Step 8 (information, tonight's personas): Журналист; then the Судья's trim; effects end."""
+    s = n.s
+    _bard_used(n)
+    for seat, t in s.pub.get("press", {}).pop(s.index, ()):
+        if s.alive[seat]:
+            found = n.draw(t)
+            n.tell(seat, "mafia.personas", {"seat": seat, "ability": "reportage", "target_seat": t,
+                                            "personas": [found] if found is not None else []})
+    for t in s.pub.get("trim", {}).pop(s.index, ()):
+        if s.alive[t] and s.hp[t] > 2:
+            s.hp[t] = 2
+    for name in ("beer", "cooked"):
+        s.pub.get(name, {}).pop(s.index, None)
+    if s.pub.get("pals"):
+        s.pub["pals"] = [p for p in s.pub["pals"] if p[3] > s.index]
+    _spirit_news(n)
+
+
+def day_start(n: Any) -> None:
+    """Before the day's orders are collected: Задержание blocks; votes from Jail need Злоупотребление."""
+    s = n.s
+    blocked = sorted({o["target"] for x in s.living() for k, o in s.orders[x].items() if k == "detention"})
+    for seat in blocked:
+        if not s.alive[seat] or R.PUBLIC_ROLES[s.public[seat]].unblockable:
+            continue
+        mine = E.abilities(s, seat)
+        s.orders[seat] = {k: o for k, o in s.orders[seat].items()
+                          if k in mine and "unblockable" in mine[k].flags}
+        n.tell(seat, "mafia.blocked", {"seat": seat})
+    if not _abuse(s):
+        for seat in s.living():
+            if s.jailed(seat) and "vote" in s.orders[seat] and not R.PUBLIC_ROLES[s.public[seat]].vote_from_jail:
+                del s.orders[seat]["vote"]
+
+
+def execute(s: Any, n: Any, leader: int) -> str:
+    """The leader of a day vote after day 1: Адвокат, Политик, else death (Мститель: a Spirit)."""
+    lawyer = n.__dict__.get("acquittal")
+    if lawyer is not None:
+        n.acquitted = True
+        return "acquitted"
+    if s.public[leader] == "politician" and _free(s, leader):  # Иммунитет: Jail for a night and a day
+        E._jail(s, leader, s.index + 2, n.public)
+        return "jail"
+    E._die(s, leader)
+    return "death"
+
+
+def day_end(n: Any) -> None:
+    """After the vote: Судья, Сплетник, Миллионер, Безработный, an unused Адвокат, Spirits."""
+    s = n.s
+    lawyer = n.__dict__.get("acquittal")
+    if lawyer is not None and not n.__dict__.get("acquitted"):
+        s.used[lawyer].discard("acquittal")  # nothing was cancelled: not used up
+    accused = s.pub.get("accused", {}).pop(s.index, {})
+    vote = s.last_vote
+    if vote and vote["day"] == s.number() and vote["seat"] in accused and s.alive[vote["seat"]]:
+        s.hp[vote["seat"]] += 1  # Обвинение: +1 HP; after the next night, nothing above 2
+        _pub(s, "trim").setdefault(s.index + 1, []).append(vote["seat"])
+    for seat in s.living():
+        key = s.public[seat]
+        if key == "gossip":
+            bank = _pub(s, "bank")
+            if "vote" in s.orders[seat]:
+                if "compromise" in s.orders[seat] and not _vip_target(s, seat):
+                    bank[seat] = 0
+            else:  # Компромат: a day without voting banks the faction's weight (A: 1)
+                bank[seat] = bank.get(seat, 0) + (1 if _a(s) else R.FACTION_WEIGHT[s.faction(seat)])
+        elif key == "millionaire":
+            vip = _pub(s, "vip")
+            vip[seat] = vip.get(seat, 0) + 1 if s.hp[seat] == 1 and s.hospital(seat) else 0
+    for seat, key in s.pub.pop("switch", ()):  # Биржа труда: the new role from the end of the day
+        if s.alive[seat] and key not in s.public:
+            s.public[seat] = key
+            s.names[seat] = ROLES[key].title
+            if key == "strongman":
+                s.hp[seat] += 1
+            n.public.append(Event(EVERYONE, "mafia.role_changed", {"seat": seat, "key": key,
+                                                                   "name": ROLES[key].title}))
+    _spirit_news(n)
+
+
+# ---------------------------------------------------------------------------------- registration
+
+E.AFTER_STEP.setdefault("kidnap", []).append(before_damage)  # the last step before damage
+E.AFTER_STEP.setdefault("info", []).append(night_end)
+E.DAMAGE_HOOKS.insert(0, late_damage)
+E.ANY_TIME["exhumation"] = _exhumation
