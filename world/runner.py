@@ -373,7 +373,7 @@ class TableRunner:
         masters = self.world.sessions_of(m for m in self.table.masters if self.world.is_online(m))
         if not masters:
             return
-        if event.audience.kind != "all":
+        if event.audience.kind not in ("all", "master"):  # a whisper: say whom it was for
             names = ", ".join(self.table.seats[n].name for n in seats) or "-"
             message = msg("master.whisper_to", names=names, text=message)
             payload = {**payload, "to_seats": seats}
