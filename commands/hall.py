@@ -259,7 +259,24 @@ async def rules(ctx: Ctx) -> None:
     name = GAME_ALIASES.get(name, name)
     if name not in games:
         raise CommandError("rules.unknown", game=ctx.args[0], games=", ".join(games))
-    ctx.reply(f"rules.{name}")
+    key = name
+    versions = RULE_VERSIONS.get(name)
+    if versions and len(ctx.args) > 1:  # `rules mafia A`: that version's text
+        word = ctx.args[1].translate(LOOKALIKES).lower()
+        if word not in versions:
+            raise CommandError("rules.unknown_version", game=ctx.args[0], word=ctx.args[1],
+                               versions=", ".join(sorted(v.upper() for v in versions)))
+        key = versions[word]
+    ctx.reply(f"rules.{key}")
+    if versions:
+        ctx.reply(f"rules.{name}_versions")
+
+
+# Games whose rules come in versions: `rules GAME VERSION` shows rules.<key> (the first is the
+# game's own rules.<game>), then rules.<game>_versions (how to read the others). Cyrillic
+# look-alikes (А, В, С; Б) count as the Latin letters.
+RULE_VERSIONS = {"mafia": {"c": "mafia", "a": "mafia_a", "b": "mafia_b"}}
+LOOKALIKES = str.maketrans("аАвВсСбБ", "aAbBcCbB")
 
 
 @command("quit", "выход", "выйти", "вихід", "logout", "exit")

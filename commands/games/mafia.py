@@ -1,4 +1,4 @@
-"""Forum Mafia verbs (seed 004, version C).
+"""Forum Mafia verbs (seed 004, rule versions A, B and C, with the 34 listed public roles).
 
 Orders: `night ABILITY [TARGET] [ARGS]` / `ночь` / `ніч` (also `use` / `применить`), and
 `day ABILITY TARGET` / `день` — both verbs take any ability, the engine says when one is out of
@@ -6,7 +6,9 @@ its phase ("any time" abilities such as `двойная жизнь` work with ei
 `mail NAME|city TEXT` / `почта ИМЯ|город ТЕКСТ` (alone, `почта` is still the inbox), `orders` /
 `заявки`, `cancel ABILITY|vote|mail|all` / `отмена`, `ready` / `готов`. The Mafia's channel:
 `team TEXT` / `свои ТЕКСТ`. Before the start, at an open Mafia table: `class NAME` / `класс`
-(the public role, «Класс» of the sign-up; `class` alone lists the table's choices).
+(the public role, «Класс» of the sign-up; `class` alone lists the table's choices; a listed
+role typed in any language is stored under the seed's Russian name), `roles [A|B|C]` / `роли`
+(the listed public roles: free ones at an open table, those in play at a running one).
 
 Arguments after the target, in this order:
 
@@ -21,6 +23,18 @@ Arguments after the target, in this order:
 * Запрет: three pairs role:ability of different non-Law roles (the role may be left out, each
   bannable ability names its role): `ночь запрет Вася агент:саботаж киллер:пистолет
   маньяк:нападение` or `ночь запрет Вася саботаж пистолет нападение`.
+* Биржа труда (Безработный): a listed public role no seat holds, in any language (sent as its
+  key): `день биржа труда Горец`, `day job centre Highlander`;
+* the Ход (version A): the play, then its target (Пас) or persona (Блеф); the other plays are on
+  oneself: `ночь ход пас Вася`, `ночь ход банк`, `ночь ход блеф Маньяк`, `ночь ход фолд`;
+* Звонок (Босс, A): the target, then the text as typed: `ночь звонок Вася сдавайся`;
+* Раздача (Джокер, A): one to three players: `ночь раздача Вася Петя`;
+* Ва-банк (Джокер, A, any time): every seat's secret role, the dead included, as pairs
+  `ИМЯ=РОЛЬ` (or `ИМЯ:РОЛЬ`) in any order, or only the roles in seat order:
+  `ночь ва-банк Вася=Босс Петя=Злой Гений ...`, `ночь ва-банк Босс Киллер Офицер ...`.
+
+Public roles' day abilities take their target like any other (`день обвинение Вася`,
+`день пиво Вася`); those without one take nothing (`день аура`, `день компромат`).
 
 Abilities, roles and personas are understood in Russian, English and Ukrainian, in any case,
 by a unique start of the word (several words for names like «В свои руки», «Злой Гений»);
@@ -34,7 +48,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from games.mafia import public_roles as PR
 from games.mafia import roles as R
+from games.mafia import versions as V
 from world.i18n import LANGUAGES, nested, nested_list, strip_marks, t
 from world.messages import msg
 from world.presenters import mafia as P
@@ -78,6 +94,44 @@ ABILITY_EXTRA: dict[str, tuple[str, ...]] = {
     "zombify": ("зомби", "зомбі", "zombie"),
     "disinformation": ("дезинфа", "дезінфа"),
     "bribe": ("подкуп",),
+    "card": ("карта", "card", "cards", "карты", "карти", "move"),
+    "call": ("позвонить", "звонить", "phone", "подзвонити"),
+    "backstab": ("нож", "backstab", "knife", "ніж"),
+    "sabotage_investigation": ("срыв", "зрив", "derail"),
+    "investigation": ("investigate", "расследовать", "розслідувати"),
+    "evidence": ("улика", "доказ", "clues"),
+    "deal": ("раздать", "роздати"),
+    "buy_in": ("прикупить", "talon", "buy-in", "buy in"),
+    "all_in": ("ва-банк", "вабанк", "va-bank", "all-in", "allin", "all in"),
+    "indictment": ("приговор", "вирок", "verdict"),
+    "detention": ("задержать", "затримати", "detain"),
+    "labour_exchange": ("биржа", "біржа", "job centre", "job center", "labour exchange", "labor exchange"),
+    "somersault": ("кульбит", "кульбіт"),
+    "graverobbing": ("гробокопатель", "grave robbing", "graverobbing", "grave-robbing", "гробокопання"),
+    "exhumation": ("эксгумировать", "exhume"),
+    "binge": ("попойка", "пиятика", "бухать"),
+    "open_vote": ("открыто", "відкрито", "openly", "open"),
+    "hack": ("взлом", "злам", "hack", "dossier"),
+    "beer": ("угостить", "пригостити"),
+    "fake_beer": ("surrogate", "fake", "подделка", "підробка"),
+    "abuse": ("abuse",),
+    "reportage": ("репортаж", "report", "reportage"),
+    "diversion": ("диверсия", "diversion"),
+    "cooking": ("кулинария", "кулінарія", "cook", "готовить"),
+    "accusation": ("обвинить", "звинуватити", "accuse"),
+    "raid": ("маски", "raid", "masks"),
+    "seance": ("сеанс", "seance", "séance"),
+    "aura": ("аура", "aura"),
+    "acquittal": ("оправдать", "виправдати", "acquit"),
+    "riot": ("бунт", "riot"),
+    "compromise": ("компромат", "kompromat", "compromise"),
+}
+# Other words for the card plays of the Ход (version A), besides their catalog names and keys.
+PLAY_EXTRA: dict[str, tuple[str, ...]] = {
+    "pass": ("pas", "пасс"),
+    "misere": ("misere", "мизере", "мізере"),
+    "dave": ("даве",),
+    "fold": ("сброс", "скинуть"),
 }
 # Other forms of role and persona names (Russian and Ukrainian cases, English variants).
 ROLE_EXTRA: dict[str, tuple[str, ...]] = {
@@ -183,6 +237,16 @@ def abilities_vocab() -> Vocab:
 
 
 @lru_cache(maxsize=1)
+def plays_vocab() -> Vocab:
+    forms: dict[str, set[tuple[str, ...]]] = {}
+    for key in V.PLAYS:
+        names = {key, *PLAY_EXTRA.get(key, ())}
+        names.update(_catalog_name(lang, f"mafia.play.{key}") for lang in LANGUAGES)
+        forms[key] = set().union(*(_variants(n) for n in names))
+    return Vocab(forms)
+
+
+@lru_cache(maxsize=1)
 def roles_vocab() -> Vocab:
     forms: dict[str, set[tuple[str, ...]]] = {}
     for key in R.PERSONAS:
@@ -232,11 +296,19 @@ class Seat:
         return item.get("key", R.OTHER)
 
     @property
+    def version(self) -> str:
+        return P.view_version(self.view)
+
+    @property
+    def rules(self) -> V.Ruleset:
+        return V.RULESETS.get(self.version, V.C)
+
+    @property
     def own(self) -> list[str]:
-        return P.ordered_abilities(self.role, self.view.get("abilities") or ())
+        return P.ordered_abilities(self.role, self.view.get("abilities") or (), self.version)
 
     def spec(self, key: str) -> R.Ability | None:
-        return P.spec(self.role, key, self.public_key)
+        return P.view_spec(self.view, key)
 
     def names(self, seats: list[int]) -> str:
         return ", ".join(self.table.seats[s].name for s in seats if s < len(self.table.seats)) or "-"
@@ -298,7 +370,11 @@ class Seat:
         if len(exact) == 1:
             return exact[0]
         starts = [s for s, n in enumerate(names) if n.casefold().startswith(folded) and len(folded) >= 2]
-        return starts[0] if len(starts) == 1 else None
+        if len(starts) == 1:
+            return starts[0]
+        listed = P.public_key_of(word)  # "Highlander" for the seat signed up as «Горец»
+        keyed = [s for s in range(len(names)) if listed is not None and P.public_key_at(self.view, s) == listed]
+        return keyed[0] if len(keyed) == 1 and not starts else None
 
     def is_me(self, word: str) -> bool:
         word = word.lstrip("@")
@@ -339,7 +415,7 @@ def parse_ability(seat: Seat, tokens: list[str], i: int = 0, allowed: Any = None
         return keys.pop(), used
     if keys:
         raise CommandError("mafia.cmd.ambiguous_ability", word=tokens[i],
-                           abilities=P.ability_list(P.ordered_abilities(seat.role, keys)))
+                           abilities=P.ability_list(P.ordered_abilities(seat.role, keys, seat.version)))
     if allowed is not None:
         raise CommandError("mafia.cmd.bad_ability", word=tokens[i], abilities=P.ability_list(own),
                            maybe=_maybe(tokens[i], vocab, own))
@@ -389,6 +465,8 @@ def parse_use(seat: Seat, tokens: list[str], rest: str = "") -> dict[str, Any]:
         return parse_vote(seat, words)
     if key == "mail":
         return parse_mail(seat, _skip_tokens(rest, used) if rest else " ".join(words))
+    if key == "card":
+        return parse_card(seat, words)
     ab = seat.spec(key)
     if ab is None:  # pragma: no cover - every known key has a spec
         raise CommandError("mafia.error.no_such_ability", ability=P.ability_name(key))
@@ -405,9 +483,10 @@ def parse_use(seat: Seat, tokens: list[str], rest: str = "") -> dict[str, Any]:
             raise _need("mafia.cmd.need_target", key, names=seat.names(pool))
         action["target"] = seat.player(words[0], targets)
         i = 1
+    rules = seat.rules
     for arg in ab.args:
         if arg in (R.ARG_ROLE, R.ARG_ROLE_NONLAW):
-            allowed = R.NON_LAW if arg == R.ARG_ROLE_NONLAW else R.ROLE_ORDER
+            allowed = rules.non_law if arg == R.ARG_ROLE_NONLAW else rules.roles
             if i >= len(words):
                 raise _need("mafia.cmd.need_role", key, roles=P.role_list(list(allowed)))
             action["role"], n = parse_role(words, i, allowed)
@@ -430,23 +509,159 @@ def parse_use(seat: Seat, tokens: list[str], rest: str = "") -> dict[str, Any]:
             if picked[0] == picked[1]:
                 raise _need("mafia.cmd.same_personas", key)
             action["personas"] = picked
-        elif arg == R.ARG_PUBLIC:
+        elif arg == R.ARG_PUBLIC and key == "bloodbath":
             action["public"], action["role"] = parse_bloodbath(seat, key, words[i:])
             i = len(words)
             break
+        elif arg == R.ARG_PUBLIC:  # Биржа труда: a listed public role, in any language
+            action["public"] = parse_listed_public(seat, key, words[i:])
+            i = len(words)
         elif arg == R.ARG_BANS:
-            action["bans"], n = parse_bans(key, words[i:])
+            action["bans"], n = parse_bans(key, words[i:], rules.bannable)
             i += n
+        elif arg == V.ARG_TEXT:  # Звонок: the rest of the line, as typed
+            text = clean(_skip_tokens(rest, used + i)).strip() if rest else " ".join(words[i:])
+            if not text:
+                raise _need("mafia.cmd.need_call_text", key)
+            action["text"] = text
+            i = len(words)
+        elif arg == V.ARG_SEATS:
+            action["seats"] = parse_seats(seat, key, words[i:])
+            i = len(words)
+        elif arg == V.ARG_MAPPING:
+            action["mapping"] = parse_mapping(seat, key, words[i:])
+            i = len(words)
     if i < len(words):
         raise CommandError("mafia.cmd.extra", words=" ".join(words[i:]))
     return action
+
+
+def _plays() -> Any:
+    return P.nested_list([P.play_name(p) for p in V.PLAYS])
+
+
+def parse_card(seat: Seat, words: list[str]) -> dict[str, Any]:
+    """The Ход (A): `ход пас ИМЯ`, `ход банк`, `ход блеф ЛИЧИНА`, `ход вист|мизер|даве|фолд`."""
+    if not words:
+        raise _need("mafia.cmd.need_play", "card", plays=_plays())
+    keys, n = plays_vocab().match(words, 0)
+    if len(keys) != 1:
+        raise CommandError("mafia.cmd.bad_play", word=words[0], plays=_plays())
+    play = keys.pop()
+    action: dict[str, Any] = {"type": "order", "ability": "card", "play": play}
+    i = n
+    if play == "pass":
+        targets = [t for t in seat.targets("card") if t != seat.number]
+        if i >= len(words):
+            raise _need("mafia.cmd.need_target", "card",
+                        names=seat.names(targets or [s for s in seat.living() if s != seat.number]))
+        action["target"] = seat.player(words[i], targets)
+        i += 1
+    else:
+        action["target"] = seat.number
+        if i < len(words) and seat.is_me(words[i]):
+            i += 1
+        if play == "bluff":
+            if i >= len(words):
+                raise _need("mafia.cmd.need_persona", "card", roles=P.role_list(list(R.PERSONAS)))
+            action["persona"], m = parse_role(words, i, kind="persona")
+            i += m
+    if i < len(words):
+        raise CommandError("mafia.cmd.extra", words=" ".join(words[i:]))
+    return action
+
+
+def parse_seats(seat: Seat, key: str, words: list[str]) -> list[int]:
+    """Раздача: one to three living players (not oneself), in the order typed."""
+    names = [w.strip(",;") for w in words if fold(w) not in CONNECTORS and w.strip(",;")]
+    pool = [s for s in seat.living() if s != seat.number]
+    if not names:
+        raise _need("mafia.cmd.need_seats", key, names=seat.names(pool))
+    if len(names) > 3:
+        raise _need("mafia.cmd.too_many_seats", key)
+    out: list[int] = []
+    for word in names:
+        found = seat.player(word, pool)
+        if found in out:
+            raise _need("mafia.cmd.same_seat", key, name=seat.table.seats[found].name)
+        out.append(found)
+    return out
+
+
+MAPPING_SEPARATORS = re.compile(r"[=:]")
+
+
+def parse_mapping(seat: Seat, key: str, words: list[str]) -> list[str]:
+    """Ва-банк: a secret role for every seat, the dead included: `ИМЯ=РОЛЬ ...` in any order
+    (also `ИМЯ:РОЛЬ`, or `ИМЯ = РОЛЬ`), or just the roles in seat order."""
+    everyone = list(range(len(seat.table.seats)))
+    roles = seat.rules.roles
+    tokens: list[str] = []
+    for word in words:
+        for n, part in enumerate(MAPPING_SEPARATORS.split(word)):
+            if n:
+                tokens.append("=")
+            part = part.strip(",;")
+            if part and fold(part) not in CONNECTORS:
+                tokens.append(part)
+    if not tokens:
+        raise _need("mafia.cmd.need_mapping", key, names=seat.names(everyone))
+    mapping: dict[int, str] = {}
+    if "=" not in tokens:  # the roles in seat order
+        found: list[str] = []
+        i = 0
+        while i < len(tokens):
+            role, n = parse_role(tokens, i, roles)
+            found.append(role)
+            i += n
+        if len(found) != len(everyone):
+            raise _need("mafia.cmd.mapping_count", key, n=len(found), players=len(everyone))
+        return found
+    marks = [i for i, tok in enumerate(tokens) if tok == "="]
+    if marks[0] != 1:
+        raise _need("mafia.cmd.need_mapping", key, names=seat.names(everyone))
+    for k, mark in enumerate(marks):
+        stop = marks[k + 1] - 1 if k + 1 < len(marks) else len(tokens)
+        player = seat.player(tokens[mark - 1], everyone)
+        role_words = tokens[mark + 1:stop]
+        if not role_words:
+            raise _need("mafia.cmd.need_role", key, roles=P.role_list(list(roles)))
+        role, n = parse_role(role_words, 0, roles)
+        if n < len(role_words):
+            raise CommandError("mafia.cmd.extra", words=" ".join(role_words[n:]))
+        if player in mapping:
+            raise _need("mafia.cmd.mapping_twice", key, name=seat.table.seats[player].name)
+        mapping[player] = role
+    missing = [s for s in everyone if s not in mapping]
+    if missing:
+        raise _need("mafia.cmd.mapping_missing", key, names=seat.names(missing))
+    return [mapping[s] for s in everyone]
+
+
+def parse_listed_public(seat: Seat, key: str, words: list[str]) -> str:
+    """Биржа труда: a listed public role no seat holds, named in any language (its key)."""
+    taken = {P.public_key_at(seat.view, s) for s in range(len(seat.table.seats))}
+    free = [k for k in P.PUBLIC_KEYS if k not in taken]
+    names = P.nested_list([P.public_title(k) for k in free]) if free else P.nested("mafia.view.nothing")
+    text = " ".join(words).strip().strip("\"«»")
+    if not text:
+        raise _need("mafia.cmd.need_listed_public", key, names=names)
+    found = P.public_key_of(text)
+    if found is None:  # a unique start of a listed role's name, in any language
+        folded = P.fold_name(text)
+        starts = {k for form, k in P._public_forms().items() if form.startswith(folded)}
+        found = starts.pop() if len(starts) == 1 else None
+    if found is None or found in taken:  # not a listed role, or one in play
+        raise CommandError("mafia.cmd.bad_listed_public", word=text, names=names)
+    return found
 
 
 def parse_bloodbath(seat: Seat, key: str, words: list[str]) -> tuple[str, str]:
     """Кровавая баня: a public role (as written at the table; quotes or `|` for several words),
     then a secret role (the last word or two)."""
     publics = [P.public_name(seat.view, s) for s in range(len(seat.table.seats))]
-    roles = P.role_list(list(R.ROLE_ORDER))
+    pool = seat.rules.roles
+    roles = P.role_list(list(pool))
     joined = " ".join(words)
     if "|" in joined:
         left, _, right = joined.partition("|")
@@ -455,7 +670,7 @@ def parse_bloodbath(seat: Seat, key: str, words: list[str]) -> tuple[str, str]:
             raise _need("mafia.cmd.need_public", key, names=", ".join(n for n in publics if n) or "-")
         if not role_words:
             raise _need("mafia.cmd.need_role", key, roles=roles)
-        role, n = parse_role(role_words, 0)
+        role, n = parse_role(role_words, 0, pool)
         if n < len(role_words):
             raise CommandError("mafia.cmd.extra", words=" ".join(role_words[n:]))
         return _public_name(left.strip(), publics), role
@@ -464,10 +679,10 @@ def parse_bloodbath(seat: Seat, key: str, words: list[str]) -> tuple[str, str]:
             raise _need("mafia.cmd.need_public", key, names=", ".join(n for n in publics if n) or "-")
         raise _need("mafia.cmd.need_role", key, roles=roles)
     for k in range(min(3, len(words) - 1), 0, -1):
-        keys, n = roles_vocab().match(words[-k:], 0, R.ROLE_ORDER)
+        keys, n = roles_vocab().match(words[-k:], 0, pool)
         if len(keys) == 1 and n == k:
             return _public_name(" ".join(words[:-k]), publics), keys.pop()
-    parse_role(words, len(words) - 1)  # says what is wrong with the last word
+    parse_role(words, len(words) - 1, pool)  # says what is wrong with the last word
     raise _need("mafia.cmd.need_role", key, roles=roles)  # pragma: no cover
 
 
@@ -481,11 +696,19 @@ def _public_name(text: str, publics: list[str]) -> str:
     starts = [n for n in publics if n and n.casefold().startswith(folded)]
     if len(starts) == 1 and folded:
         return starts[0]
+    listed = P.public_key_of(text)  # a listed role in another language: its name as written
+    same = [n for n in publics if n and listed is not None and P.public_key_of(n) == listed]
+    if len(same) == 1 and not starts:
+        return same[0]
     raise CommandError("mafia.cmd.no_public", word=text or "-", names=", ".join(n for n in publics if n) or "-")
 
 
-def parse_bans(key: str, words: list[str]) -> tuple[list[list[str]], int]:
-    """Запрет: three pairs role:ability (different non-Law roles); the role may be left out."""
+def parse_bans(key: str, words: list[str], bannable: dict[str, tuple[str, ...]] | None = None
+               ) -> tuple[list[list[str]], int]:
+    """Запрет: three pairs role:ability (different non-Law roles of the version); the role may
+    be left out (each bannable ability names its role)."""
+    bannable = bannable or R.BANNABLE
+    ban_role = {ability: role for role, keys in bannable.items() for ability in keys}
     tokens: list[str] = []
     for word in words:
         parts = BAN_SEPARATORS.split(word)
@@ -496,13 +719,13 @@ def parse_bans(key: str, words: list[str]) -> tuple[list[list[str]], int]:
                 tokens.append(part)
     pairs: list[list[str]] = []
     i = 0
-    roles = P.role_list(list(R.BANNABLE))
+    roles = P.role_list(list(bannable))
     while len(pairs) < 3:
         while i < len(tokens) and (tokens[i] == ":" or fold(tokens[i]) in CONNECTORS):
             i += 1
         if i >= len(tokens):
             raise _need("mafia.cmd.need_bans", key, roles=roles)
-        role_keys, n = roles_vocab().match(tokens, i, tuple(R.BANNABLE))
+        role_keys, n = roles_vocab().match(tokens, i, tuple(bannable))
         if len(role_keys) == 1:
             role = next(iter(role_keys))
             j = i + n
@@ -510,21 +733,21 @@ def parse_bans(key: str, words: list[str]) -> tuple[list[list[str]], int]:
                 j += 1
             if j >= len(tokens):
                 raise CommandError("mafia.cmd.ban_ability", role=P.role_name(role), word="-",
-                                   abilities=P.ability_list(R.BANNABLE[role]))
-            ab_keys, m = abilities_vocab().match(tokens, j, R.BANNABLE[role])
+                                   abilities=P.ability_list(bannable[role]))
+            ab_keys, m = abilities_vocab().match(tokens, j, bannable[role])
             if len(ab_keys) == 1:
                 pairs.append([role, ab_keys.pop()])
                 i = j + m
                 continue
-            alone, _ = abilities_vocab().match(tokens, i, tuple(BAN_ROLE))
+            alone, _ = abilities_vocab().match(tokens, i, tuple(ban_role))
             if len(alone) != 1:
                 raise CommandError("mafia.cmd.ban_ability", role=P.role_name(role), word=tokens[j],
-                                   abilities=P.ability_list(R.BANNABLE[role]))
-        ab_keys, m = abilities_vocab().match(tokens, i, tuple(BAN_ROLE))
+                                   abilities=P.ability_list(bannable[role]))
+        ab_keys, m = abilities_vocab().match(tokens, i, tuple(ban_role))
         if len(ab_keys) != 1:
             raise CommandError("mafia.cmd.bad_ban", word=tokens[i], roles=roles)
         ability = ab_keys.pop()
-        pairs.append([BAN_ROLE[ability], ability])
+        pairs.append([ban_role[ability], ability])
         i += m
     seen = [p[0] for p in pairs]
     for role in seen:
@@ -572,9 +795,10 @@ def parse_cancel(seat: Seat, tokens: list[str]) -> list[dict[str, Any]]:
     if not tokens:
         if len(orders) == 1:
             return [{"type": "cancel", "ability": orders[0]}]
-        raise CommandError("mafia.cmd.which_cancel", abilities=P.ability_list(P.ordered_abilities(seat.role, orders)))
+        raise CommandError("mafia.cmd.which_cancel",
+                           abilities=P.ability_list(P.ordered_abilities(seat.role, orders, seat.version)))
     if fold(tokens[0]) in ALL_WORDS:
-        return [{"type": "cancel", "ability": k} for k in P.ordered_abilities(seat.role, orders)]
+        return [{"type": "cancel", "ability": k} for k in P.ordered_abilities(seat.role, orders, seat.version)]
     keys, used = abilities_vocab().match(tokens, 0, orders)
     if len(keys) == 1:
         key = keys.pop()
@@ -689,9 +913,11 @@ def signup_problem(name: str, signup: dict[str, str], seat: int, seat_names: lis
     if any(ch in name for ch in "|\"«»"):
         return ("mafia.cmd.class_bad_chars", {})
     folded = name.casefold()
+    listed = P.public_key_of(name)
     me = seat_names[seat] if 0 <= seat < len(seat_names) else None
     for player, chosen in signup.items():  # keyed by player name: seats renumber when one leaves
-        if player != me and isinstance(chosen, str) and chosen.strip().casefold() == folded:
+        if player != me and isinstance(chosen, str) and (
+                chosen.strip().casefold() == folded or (listed is not None and P.public_key_of(chosen) == listed)):
             return ("mafia.cmd.class_taken", {"name": chosen, "player": player})
     for number, player in enumerate(seat_names):
         if number != seat and player.casefold() == folded:
@@ -704,7 +930,8 @@ def signup_items(table: Any) -> list[Any]:
     items = []
     for info in table.seats:
         chosen = signup.get(info.name)
-        public = nested("mafia.view.quoted", text=chosen) if chosen else nested("mafia.cmd.class_own")
+        public = nested("mafia.view.quoted", text=P.public_title(None, chosen)) if chosen \
+            else nested("mafia.cmd.class_own")
         items.append(nested("mafia.cmd.class_item", name=info.name, public=public))
     return items
 
@@ -721,7 +948,7 @@ async def class_(ctx: Ctx) -> None:
         if table.game is not None:
             view = table.engine.view(table.game, -1)
             items = [nested("mafia.cmd.class_item", name=info.name,
-                            public=nested("mafia.view.quoted", text=P.public_name(view, info.number)))
+                            public=nested("mafia.view.quoted", text=P.public_shown(view, info.number)))
                      for info in table.seats]
             ctx.reply("mafia.cmd.class_running", items=nested_list(items))
             return
@@ -735,6 +962,9 @@ async def class_(ctx: Ctx) -> None:
         raise CommandError("table.not_seated")
     signup = {k: v for k, v in (table.options.get("signup") or {}).items()}
     name = normalize_public(ctx.rest)
+    listed = P.public_key_of(name)
+    if listed is not None:  # «горец», «Highlander», «Анонимус»: the seed's name, for the engine
+        name = P.seed_name(listed)
     if name.casefold() in NONE_WORDS:
         signup.pop(table.seats[seat].name, None)
         await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
@@ -745,9 +975,77 @@ async def class_(ctx: Ctx) -> None:
         raise CommandError(problem[0], **problem[1])
     signup[table.seats[seat].name] = name
     await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
-    ctx.reply("mafia.cmd.class_set", name=name)
-    ctx.world.broadcast(table.room, msg("mafia.cmd.class_other", player=ctx.account.name, name=name),
-                        exclude=[ctx.account.id])
+    if listed is not None:
+        ctx.reply_msg(msg("mafia.public_list.chosen", line=P.public_line(listed, P.ruleset_of(table.options))))
+    ctx.reply("mafia.cmd.class_set", name=P.public_title(listed, name) if listed is not None else name)
+    ctx.world.broadcast(table.room, msg("mafia.cmd.class_other", player=ctx.account.name,
+                                        name=P.public_title(listed, name)), exclude=[ctx.account.id])
+
+
+# -- the public roles of the rules («Явные роли») ----------------------------------------------
+
+# A rule version as typed: Latin or Cyrillic look-alike letters (А, Б/В, С), any case.
+RULESET_WORDS = {"a": "A", "а": "A", "b": "B", "б": "B", "в": "B", "c": "C", "с": "C"}
+
+
+def ruleset_word(word: str) -> str | None:
+    word = fold(word)
+    for prefix in ("version=", "ruleset=", "версия=", "версія="):
+        if word.startswith(prefix):
+            word = word[len(prefix):]
+    return RULESET_WORDS.get(word)
+
+
+def public_free(signup: dict[str, Any]) -> list[str]:
+    """The listed public roles nobody at the table has chosen, in the rules' order."""
+    taken = {P.public_key_of(chosen) for chosen in signup.values() if isinstance(chosen, str)}
+    return [key for key in P.PUBLIC_KEYS if key not in taken]
+
+
+def public_in_play(table: Any, view: dict[str, Any]) -> list[Any]:
+    """Lines of the public roles in a game: the listed ones in the rules' order (the tie
+    priority), then the custom names alphabetically (4.6 #12), each with its player."""
+    version = P.ruleset_of(table.options, view)
+    listed: list[tuple[int, Any]] = []
+    custom: list[tuple[str, Any]] = []
+    for info in table.seats:
+        key = P.public_key_at(view, info.number)
+        if key in P.PUBLIC_KEYS:
+            listed.append((P.PUBLIC_KEYS.index(key), P.public_line(key, version, info.name)))
+        else:
+            name = P.public_name(view, info.number) or info.name
+            custom.append((name.casefold(), nested("mafia.public_list.line_custom", name=name, player=info.name,
+                                                   text=nested("mafia.public_desc.other"))))
+    by_order = [line for _, line in sorted(listed, key=lambda x: x[0])]
+    return by_order + [line for _, line in sorted(custom, key=lambda x: x[0])]
+
+
+@command("roles", "роли", "ролі")
+async def roles(ctx: Ctx) -> None:
+    """roles [A|B|C]: the listed public roles with their abilities: at an open Mafia table the
+    free ones (with the table's rule version), at a running one those in play, elsewhere all."""
+    asked = None
+    if ctx.args:
+        asked = ruleset_word(ctx.args[0])
+        if asked is None or len(ctx.args) > 1:
+            raise CommandError("mafia.public_list.bad_version", word=ctx.rest)
+    tables = getattr(ctx.world, "tables", None)
+    table = tables.table_of(ctx.account.id) if tables is not None else None
+    if table is not None and table.game_name == GAME and table.state_name == "open":
+        version = asked or P.ruleset_of(table.options)
+        free = public_free(table.options.get("signup") or {})
+        items = nested_list([P.public_line(k, version) for k in free], sep="\n") if free \
+            else nested("mafia.public_list.none_free")
+        ctx.reply("mafia.public_list.free", number=table.number, version=version, n=len(free), items=items)
+        return
+    if table is not None and table.game_name == GAME and table.game is not None:
+        view = table.engine.view(table.game, -1)
+        ctx.reply("mafia.public_list.in_play", number=table.number, version=P.ruleset_of(table.options, view),
+                  items=nested_list(public_in_play(table, view), sep="\n"))
+        return
+    version = asked or "C"
+    ctx.reply("mafia.public_list.all", version=version,
+              items=nested_list([P.public_line(k, version) for k in P.PUBLIC_KEYS], sep="\n"))
 
 
 def _mail_before_inbox() -> None:
@@ -764,4 +1062,6 @@ _mail_before_inbox()
 
 
 __all__ = ["parse_use", "parse_vote", "parse_mail", "parse_cancel", "parse_bans", "parse_bloodbath",
-           "signup_problem", "normalize_public", "abilities_vocab", "roles_vocab", "Seat"]
+           "parse_card", "parse_seats", "parse_mapping", "parse_listed_public",
+           "signup_problem", "normalize_public", "abilities_vocab", "roles_vocab", "Seat", "public_free",
+           "ruleset_word"]

@@ -1,4 +1,4 @@
-"""How Forum Mafia (seed 004, version C) reads: the table (phase, number and time left, every
+"""How Forum Mafia (seed 004, rule versions A, B, C, with the public roles) reads: the table (phase, number and time left, every
 seat with its public role and public status: alive, Hospital, Jail with its term, Morgue), and
 for the viewer their secret role, faction, what they may use now, uses left, their orders of
 this phase, whether they are ready, the Mafia team, the genius's plans, the dead's roles (the
@@ -9,14 +9,18 @@ The engine speaks in keys (roles ``boss``, abilities ``pistol``, factions ``law`
 keys into nested messages (``i18n.nested("mafia.role_name.boss")``) so each reader sees the names in
 their own language; they stay JSON-able, since an event may wait in the inbox.
 
-HP is hidden (4.6 #8): nothing here ever shows it. Readiness of others is not public either:
+HP is hidden (4.6 #8): nothing here shows it, except a Здоровяк's own (ЗОЖ: the view's
+``own_hp``). Readiness of others is not public either:
 the table lines never say who is still thinking (the runner's ``awaited`` set would tell).
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from games.mafia import public_roles as PR
 from games.mafia import roles as R
+from games.mafia import versions as V
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
@@ -25,20 +29,29 @@ from . import present_params, seat_name
 if TYPE_CHECKING:
     from ..tables import Table
 
-ROLES = R.ROLE_ORDER
-PERSONAS = R.PERSONAS  # the ten roles and the decoys
+ROLES = V.A_ROLES  # every secret role of any version (A has the most), in A's order
+PERSONAS = R.PERSONAS  # the ten roles and the decoys (the version-A roles)
+NAMES = PERSONAS + (V.ANONYMOUS,)  # names a result may carry (Аноним(1) too)
 FACTIONS = (R.MAFIA, R.LAW, R.NEUTRAL)
 MAFIA_ROLES = ("boss", "killer", "agent")
-COMMON_ORDER = ("vote", "mail", "healing", "paranoia")
-# Every ability key, in the order of the rules (role by role, then the common ones).
+COMMON_ORDER = ("vote", "mail", "healing", "paranoia", "card")
+# The public roles' abilities, in the rules' order of their roles.
+PUBLIC_ABILITIES: tuple[str, ...] = tuple(dict.fromkeys(
+    k for key in PR.PUBLIC_ORDER for k in R.PUBLIC_ROLES[key].abilities))
+# Every ability key, in the order of the rules (role by role in version A's order with C's and
+# A's abilities, then the common ones, then the public roles').
 ABILITIES: tuple[str, ...] = tuple(dict.fromkeys(
-    [k for role in ROLES for k in R.ROLE_ABILITIES[role]] + list(COMMON_ORDER)))
-FATES = ("death", "jail", "spared")
-REASONS = ("ddd", "legend", "mafia", "law", "stalemate")
-PASSIVES = ("maniac", "genius")  # roles with passive abilities the role whisper describes
+    [k for role in ROLES for table in (R.ROLE_ABILITIES.get(role, {}), V.A_ABILITIES.get(role, {}),
+                                       V.B_ABILITIES.get(role, {})) for k in table]
+    + list(COMMON_ORDER) + list(PUBLIC_ABILITIES)))
+# What Улики may name besides abilities: a passive and a card play.
+WOUNDS = ("hand_of_fate", "bank")
+FATES = ("death", "jail", "spared", "acquitted")
+REASONS = ("ddd", "legend", "mafia", "law", "stalemate", "spirit", "all_in")
+PASSIVES = ("maniac", "genius", "joker", "civilian")  # roles with passives the role whisper describes
 FLAG_ORDER = ("hospital", "jail", "unblockable")
 ARG_NAMES = ("role", "persona", "personas", "public", "bans", "text", "players", "public_roles",
-             "version", "night", "day")
+             "version", "night", "day", "play", "seats", "mapping")
 KNOWN_SHOWN = 6  # results shown by `look` (the latest ones)
 
 
@@ -46,7 +59,7 @@ KNOWN_SHOWN = 6  # results shown by `look` (the latest ones)
 
 def role_name(role: Any) -> Any:
     """A role or persona key as a nested message ("Босс"); other values as they are."""
-    if isinstance(role, str) and role in PERSONAS:
+    if isinstance(role, str) and role in NAMES:
         return nested(f"mafia.role_name.{role}")
     return role if role is not None else "-"
 
@@ -60,9 +73,18 @@ def role_list(items: Any) -> Any:
 
 
 def ability_name(key: Any) -> Any:
-    if isinstance(key, str) and key in ABILITIES:
+    if isinstance(key, str) and (key in ABILITIES or key == "hand_of_fate"):
         return nested(f"mafia.ability.{key}")
+    if key in V.PLAYS:
+        return play_name(key)
     return key if key is not None else "-"
+
+
+def play_name(play: Any) -> Any:
+    """A card play of the Ход (A): "Пас", "Банк"..."""
+    if isinstance(play, str) and play in V.PLAYS:
+        return nested(f"mafia.play.{play}")
+    return play if play is not None else "-"
 
 
 def ability_list(keys: Any, with_left: dict[str, Any] | None = None) -> Any:
@@ -88,6 +110,118 @@ def arg_name(name: Any) -> Any:
     if isinstance(name, str) and name in ARG_NAMES:
         return nested(f"mafia.arg.{name}")
     return name if name is not None else "-"
+
+
+# -- public roles («явные роли»): names and one-line descriptions per rule version --------------
+
+# The 34 listed public roles in the rules' order (the tie priority). The engine's
+# games/mafia/public_roles.PUBLIC_ORDER must be the same (tests/test_mafia_signup.py checks).
+PUBLIC_KEYS: tuple[str, ...] = (
+    "highlander", "prosecutor", "strongman", "monk", "patrolman", "sociopath", "avenger", "pensioner",
+    "unemployed", "warrior", "acrobat", "authority", "marauder", "drunkard", "grey_cardinal", "politician",
+    "hacker", "anonymous", "brewer", "jailer", "journalist", "electrician", "cook", "judge", "ambassador",
+    "commissar", "berserk", "medium", "lawyer", "bard", "diplomat", "revolutionary", "millionaire", "gossip")
+# The name a listed role is stored under (sign-up, ``public_roles``): the seed's Russian name.
+PUBLIC_SEED_NAMES: dict[str, str] = {
+    "highlander": "Горец", "prosecutor": "Прокурор", "strongman": "Здоровяк", "monk": "Монах",
+    "patrolman": "Патрульный", "sociopath": "Социопат", "avenger": "Мститель", "pensioner": "Пенсионер",
+    "unemployed": "Безработный", "warrior": "Воин", "acrobat": "Акробат", "authority": "Авторитет",
+    "marauder": "Мародер", "drunkard": "Алкаш", "grey_cardinal": "Серый кардинал", "politician": "Политик",
+    "hacker": "Хакер", "anonymous": "Аноним", "brewer": "Пивовар", "jailer": "Тюремщик",
+    "journalist": "Журналист", "electrician": "Электрик", "cook": "Повар", "judge": "Судья",
+    "ambassador": "Посол", "commissar": "Комиссар", "berserk": "Берсерк", "medium": "Медиум",
+    "lawyer": "Адвокат", "bard": "Бард", "diplomat": "Дипломат", "revolutionary": "Революционер",
+    "millionaire": "Миллионер", "gossip": "Сплетник"}
+# Other names a player may type for a listed role (besides its key and its catalog names).
+PUBLIC_EXTRA: dict[str, tuple[str, ...]] = {
+    "grey_cardinal": ("Анонимус", "Серый кардинал (Анонимус)", "Анонімус", "Сірий кардинал", "Grey Cardinal",
+                      "Gray Cardinal", "Anonymus"),
+    "marauder": ("Мародёр",),
+    "drunkard": ("Drunk", "Пьяница", "П'яниця"),
+    "berserk": ("Berserk", "Berserker"),
+    "strongman": ("Здоровань",),
+    "commissar": ("Commissioner",),
+}
+RULESETS = ("A", "B", "C")
+# Public roles whose values differ from version C's (4.2): in A; B has C's values for all of them.
+PUBLIC_DIFFERS: dict[str, tuple[str, ...]] = {
+    "A": ("prosecutor", "avenger", "authority", "grey_cardinal", "politician", "berserk", "diplomat",
+          "revolutionary", "millionaire", "gossip"),
+    "B": (),
+}
+
+
+def fold_name(text: str) -> str:
+    """A public-role name for comparing: any case, ё = е, quotes and extra spaces dropped."""
+    text = str(text).replace("ё", "е").replace("Ё", "Е").strip().strip("\"«»“”„'").replace("_", " ")
+    return " ".join(text.split()).casefold()
+
+
+@lru_cache(maxsize=1)
+def _public_forms() -> dict[str, str]:
+    from ..i18n import LANGUAGES, catalog
+
+    forms: dict[str, str] = {}
+    for key in PUBLIC_KEYS:
+        names = {key, PUBLIC_SEED_NAMES[key], *PUBLIC_EXTRA.get(key, ())}
+        names.update(str(catalog(lang).get(f"mafia.public.{key}", key)) for lang in LANGUAGES)
+        for name in names:
+            forms.setdefault(fold_name(name), key)
+    return forms
+
+
+def public_key_of(name: Any) -> str | None:
+    """The listed public role a typed name means (its key), in any language and case; None for
+    a custom «(Другой)» name."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    found = _public_forms().get(fold_name(name))
+    if found is None:  # the engine's own names and aliases (games.mafia.public_roles.public_key)
+        key = PR.public_key(name)
+        found = key if key in PUBLIC_KEYS else None
+    return found
+
+
+def seed_name(key: str) -> str:
+    return PUBLIC_SEED_NAMES.get(key, key)
+
+
+def ruleset_of(options: Any = None, view: Any = None) -> str:
+    """The rule version of a table: its view's ``version``, else the option ``ruleset`` or
+    ``version``; "C" by default."""
+    for source, names in ((view, ("version", "ruleset")), (options, ("ruleset", "version"))):
+        if isinstance(source, dict):
+            for name in names:
+                word = str(source.get(name) or "").strip().upper()
+                if word in RULESETS:
+                    return word
+    return "C"
+
+
+def public_title(key: Any, name: Any = None) -> Any:
+    """A public role as the reader says it: a listed role's name in their language, else the
+    name as written at sign-up."""
+    if isinstance(key, str) and key in PUBLIC_KEYS:
+        return nested(f"mafia.public.{key}")
+    if key == R.OTHER or key is None:
+        found = public_key_of(name)
+        if found is not None:
+            return nested(f"mafia.public.{found}")
+    return name if name is not None else "-"
+
+
+def public_desc(key: str, ruleset: str = "C") -> Any:
+    """A listed role's abilities in one line, with the values of this rule version."""
+    if key in PUBLIC_DIFFERS.get(ruleset, ()):
+        return nested(f"mafia.public_desc_{ruleset.lower()}.{key}")
+    return nested(f"mafia.public_desc.{key}")
+
+
+def public_line(key: str, ruleset: str = "C", player: Any = None) -> Any:
+    if player is not None:
+        return nested("mafia.public_list.line_player", name=public_title(key), player=player,
+                      text=public_desc(key, ruleset))
+    return nested("mafia.public_list.line", name=public_title(key), text=public_desc(key, ruleset))
 
 
 def when(index: Any) -> Any:
@@ -149,29 +283,76 @@ def flags_text(ability: R.Ability | None) -> Any:
     return nested("mafia.flags", flags=nested_list(letters))
 
 
-def spec(role: Any, key: str, public: Any = R.OTHER) -> R.Ability | None:
-    """The ability ``key`` as a seat of ``role`` has it (or as any role has it)."""
-    found = R.ability_of(role, public if public in R.PUBLIC_ROLES else R.OTHER, key) if role in ROLES else None
+def spec(role: Any, key: str, public: Any = R.OTHER, version: str = "C", looted: Any = ()) -> R.Ability | None:
+    """The ability ``key`` as a seat of ``role`` has it in this rule version (secret role first,
+    then the common ones, the public role's, the Мародер's looted ones), or as anyone has it."""
+    rs = V.RULESETS.get(version, V.C)
+    found = rs.abilities.get(role, {}).get(key) or rs.common.get(key)
+    if found is None:
+        for pub in (public, *(looted or ())):
+            found = R.PUBLIC_ROLES.get(pub, R.PUBLIC_ROLES[R.OTHER]).abilities.get(key) if isinstance(pub, str) else None
+            if found is not None:
+                break
     if found is None and key == "revolver":
         return R.ROLE_ABILITIES["officer"]["revolver"]
     if found is None:
-        for table in (R.COMMON, *R.ROLE_ABILITIES.values()):
+        tables = (rs.common, *rs.abilities.values(), V.A_COMMON, R.COMMON, *V.A_ABILITIES.values(),
+                  *R.ROLE_ABILITIES.values(), *(p.abilities for p in R.PUBLIC_ROLES.values()))
+        for table in tables:
             if key in table:
                 return table[key]
     return found
 
 
-def ability_lines(role: Any, keys: Any) -> Any:
+def _variant(kind: str, key: str, version: str) -> str:
+    """``mafia.<kind>_a.<key>`` (or ``_b``) where the version reads differently, else
+    ``mafia.<kind>.<key>``."""
+    from ..i18n import catalog
+
+    if version in ("A", "B"):
+        special = f"mafia.{kind}_{version.lower()}.{key}"
+        if special in catalog("en"):
+            return special
+    return f"mafia.{kind}.{key}"
+
+
+def ability_desc(key: str, version: str = "C") -> Any:
+    return nested(_variant("desc", key, version)) if key in ABILITIES else ""
+
+
+def ability_lines(role: Any, keys: Any, version: str = "C", public: Any = R.OTHER) -> Any:
     """The role whisper's list: every ability with its flags and a one-line description."""
     items = []
     for key in keys or ():
         if not isinstance(key, str):
             continue
-        items.append(nested("mafia.ability_line", name=ability_name(key), flags=flags_text(spec(role, key)),
-                            text=nested(f"mafia.desc.{key}") if key in ABILITIES else ""))
+        items.append(nested("mafia.ability_line", name=ability_name(key),
+                            flags=flags_text(spec(role, key, public, version)), text=ability_desc(key, version)))
     if not items:
         return nested("mafia.view.nothing")
     return nested_list(items, sep="\n")
+
+
+def common_keys(version: str = "C") -> list[str]:
+    return list(V.RULESETS.get(version, V.C).common)
+
+
+def vote_weight(faction: Any, version: str = "C") -> Any:
+    weight = V.RULESETS.get(version, V.C).weight.get(faction, 1)
+    return int(weight) if float(weight).is_integer() else weight
+
+
+def passives_text(role: Any, version: str = "C") -> Any:
+    if role not in PASSIVES:
+        return ""
+    key = _variant("passive", role, version)
+    from ..i18n import catalog
+
+    return nested(key) if key in catalog("en") else ""
+
+
+def ddd_plans(version: str = "C") -> int:
+    return V.RULESETS.get(version, V.C).ddd
 
 
 def _seat_list(table: "Table", seats: Any) -> str:
@@ -201,8 +382,16 @@ def order_details(table: "Table", order: dict[str, Any]) -> Any:
         parts.append(nested("mafia.view.city"))
     elif isinstance(target, int) and not isinstance(target, bool):
         parts.append(seat_name(table, target))
+    if order.get("play") is not None:
+        parts.append(play_name(order["play"]))
     if order.get("public") is not None:
-        parts.append(nested("mafia.view.quoted", text=str(order["public"])))
+        public = order["public"]
+        shown = public_title(public) if public in PUBLIC_KEYS else str(public)
+        parts.append(nested("mafia.view.quoted", text=shown))
+    if isinstance(order.get("seats"), (list, tuple)) and order.get("ability") == "deal":
+        parts.append(_seat_list(table, order["seats"]))
+    if isinstance(order.get("mapping"), (list, tuple)):
+        parts.append(mapping_list(table, order["mapping"]))
     if order.get("role") is not None:
         parts.append(role_name(order["role"]))
     if order.get("persona") is not None:
@@ -216,9 +405,53 @@ def order_details(table: "Table", order: dict[str, Any]) -> Any:
     if isinstance(order.get("text"), str):
         text = order["text"]
         parts.append(nested("mafia.view.quoted", text=text if len(text) <= 60 else text[:57] + "..."))
+    for target, text in order.get("more") or ():  # the Бард's further messages
+        if isinstance(text, str):
+            name = nested("mafia.view.city") if target == "city" else seat_name(table, target)
+            short = text if len(text) <= 60 else text[:57] + "..."
+            parts.append(nested("mafia.more_mail", name=name, text=nested("mafia.view.quoted", text=short)))
     if not parts:
         return ""
     return nested("mafia.details", items=nested_list(parts))
+
+
+def mapping_list(table: "Table", mapping: Any) -> Any:
+    """Ва-банк's mapping (one secret role per seat) as "Анна — Босс, Boris — Киллер"."""
+    if not isinstance(mapping, (list, tuple)) or not mapping:
+        return nested("mafia.view.nothing")
+    return nested_list([nested("mafia.seat_role", name=seat_name(table, s), role=role_name(r))
+                        for s, r in enumerate(mapping)])
+
+
+def _number(value: Any) -> Any:
+    """A vote count as it reads: 3, 1.5 (whole floats as ints)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+def tally_lists(table: "Table", raw: dict[str, Any]) -> tuple[Any, Any]:
+    """``mafia.tally``: the open votes ("Анна → Boris (1 голос)") and the totals per target."""
+    votes = [nested("mafia.tally_vote", seat=seat_name(table, v.get("seat")), target=seat_name(table, v.get("target_seat")),
+                    n=_number(v.get("weight")))
+             for v in raw.get("votes") or () if isinstance(v, dict)]
+    totals = [nested("mafia.tally_total", seat=seat_name(table, v.get("seat")), n=_number(v.get("votes")))
+              for v in raw.get("totals") or () if isinstance(v, dict)]
+    nothing = nested("mafia.view.nobody")
+    return (nested_list(votes) if votes else nothing), (nested_list(totals) if totals else nothing)
+
+
+def croupier_lists(table: "Table", raw: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """``mafia.croupier``: card counts per seat, probed personas, roles of card players."""
+    cards = raw.get("cards") if isinstance(raw.get("cards"), list) else []
+    counts = [nested("mafia.card_count", name=seat_name(table, s), n=c) for s, c in enumerate(cards)
+              if isinstance(c, int) and c > 0]
+    personas = [nested("mafia.seat_role", name=seat_name(table, p.get("seat")), role=role_name(p.get("persona")))
+                for p in raw.get("personas") or () if isinstance(p, dict)]
+    roles = [nested("mafia.seat_role", name=seat_name(table, p.get("seat")), role=role_name(p.get("role")))
+             for p in raw.get("roles") or () if isinstance(p, dict)]
+    nothing = nested("mafia.view.nobody")
+    return tuple(nested_list(x) if x else nothing for x in (counts, personas, roles))  # type: ignore[return-value]
 
 
 def verdict(ability: Any, correct: Any, role: Any) -> Any:
@@ -265,21 +498,61 @@ def event_params(table: "Table", raw: dict[str, Any], params: dict[str, Any]) ->
     elif isinstance(personas, (list, tuple)):
         out["personas"] = role_list(list(personas)) if personas else nested("mafia.view.found_nothing")
         out["personas_n"] = len(personas)
-    if "abilities" in raw:  # the role whisper
+    if "abilities" in raw and "faction" in raw:  # the role whisper
         role = raw.get("role")
-        out["abilities"] = ability_lines(role, raw.get("abilities"))
-        out["passives"] = nested(f"mafia.passive.{role}") if role in PASSIVES else ""
-        out["common"] = ability_lines(role, COMMON_ORDER)
-    if "roles" in raw:  # the team whisper
+        version = table_version(table, raw)
+        public, looted = _seat_public(table, raw.get("seat"))
+        out["abilities"] = ability_lines(role, raw.get("abilities"), version)
+        out["passives"] = passives_text(role, version)
+        out["common"] = ability_lines(role, common_keys(version), version)
+        out["weight"] = vote_weight(raw.get("faction"), version)
+        pub_keys = [k for k in R.PUBLIC_ROLES.get(public, R.PUBLIC_ROLES[R.OTHER]).abilities]
+        orders = nested("mafia.role_public_orders", abilities=ability_lines(role, pub_keys, version, public)) \
+            if pub_keys else ""
+        out["public"] = nested("mafia.role_public", name=public_title(public), text=public_desc(public, version),
+                               orders=orders) if public in PUBLIC_KEYS else ""
+        out["version"] = version
+    elif "abilities" in raw:  # Улики: what damaged the target
+        wounds = [k for k in raw.get("abilities") or () if isinstance(k, str)]
+        out["abilities"] = nested_list([ability_name(k) for k in wounds]) if wounds \
+            else nested("mafia.view.found_nothing")
+    if "roles" in raw and "seats" in raw:  # the team whisper
         out["members"] = team_list(table, raw.get("seats"), raw.get("roles"))
+    if "mapping" in raw:  # Ва-банк
+        out["mapping"] = mapping_list(table, raw.get("mapping"))
+        out["verdict"] = nested(f"mafia.all_in_{'right' if raw.get('correct') else 'wrong'}")
+    if "totals" in raw:  # A: the open votes of the day
+        out["votes"], out["totals"] = tally_lists(table, raw)
+    if isinstance(raw.get("cards"), list):  # Крупье
+        out["cards"], out["personas"], out["roles"] = croupier_lists(table, raw)
+    elif "cards" in raw:
+        out["cards"] = raw["cards"] if isinstance(raw["cards"], int) else 0
+    if "key" in raw:  # a public role (Безработный's new one, the Мародер's loot)
+        out["public"] = public_title(raw["key"], raw.get("name")) if raw["key"] != R.OTHER \
+            else nested("mafia.public.other")
+        out.pop("key", None)  # i18n.t(lang, key, **params): a parameter may not be called "key"
+        out["public_key"] = raw["key"]
+    if "mafia" in raw:  # Расследование
+        out["answer"] = nested(f"mafia.investigation_{'yes' if raw.get('mafia') else 'no'}")
+    if "persona" in raw:
+        out["persona"] = role_name(raw["persona"])
+    if "found" in raw or "count" in raw:  # Обыск: a count (C) or yes/no (A, B)
+        if "found" in raw:
+            out["result"] = nested(f"mafia.search_{'yes' if raw.get('found') else 'no'}")
+        else:
+            count = raw.get("count") if isinstance(raw.get("count"), int) else 0
+            out["result"] = nested("mafia.search_count", count=count)
     if "fate" in raw:
         fate = raw["fate"] if raw["fate"] in FATES else "death"
         out["outcome"] = nested(f"mafia.fate.{fate}", seat=seat_name(table, raw.get("seat")))
     if "reason" in raw:
         out["result"] = outcome_msg(table, raw.get("reason"), raw.get("seats"))
-    if "correct" in raw:
+    if "correct" in raw and "mapping" not in raw:
         out["verdict"] = verdict(raw.get("ability"), raw.get("correct"), raw.get("role"))
-    if "target_seat" in raw:
+    if "target_seat" in raw and raw["target_seat"] is None:  # A: a public vote withdrawn
+        out["target"] = ""
+        out["target_seat"] = "-"
+    elif "target_seat" in raw:
         out["target"] = nested("mafia.arrow", name=seat_name(table, raw["target_seat"]))
     elif raw.get("target") == "city":
         out["target"] = nested("mafia.arrow", name=nested("mafia.view.city"))
@@ -287,10 +560,42 @@ def event_params(table: "Table", raw: dict[str, Any], params: dict[str, Any]) ->
         out["target"] = ""
     if "ability" in raw and "seat" in raw:  # ordered, order_log: what the order names
         out["details"] = order_details(table, raw)
+    if "seat" in raw and set(raw) <= {"seat", "target_seat"} and "target_seat" in raw:  # mafia.voted
+        out["vote"] = nested("mafia.vote_given", name=seat_name(table, raw["target_seat"])) \
+            if raw["target_seat"] is not None else nested("mafia.vote_withdrawn")
     for name in ("plans", "count", "players"):
         if name in raw and not isinstance(raw[name], (int, float)):
             out[name] = 0
     return out
+
+
+def _table_view(table: Any) -> dict[str, Any]:
+    """The public view of a table's game (spectator's), or {} when there is none."""
+    engine, game = getattr(table, "engine", None), getattr(table, "game", None)
+    if engine is None or game is None:
+        return {}
+    try:
+        return engine.view(game, -1)
+    except Exception:  # pragma: no cover - a presenter never fails on a strange table
+        return {}
+
+
+def table_version(table: Any, raw: dict[str, Any] | None = None) -> str:
+    """The rule version of an event: its own ``version``, the game's, else the table options'."""
+    if isinstance(raw, dict) and str(raw.get("version") or "").upper() in RULESETS:
+        return str(raw["version"]).upper()
+    version = getattr(getattr(table, "game", None), "version", None)
+    if isinstance(version, str) and version in RULESETS:
+        return version
+    return ruleset_of(getattr(table, "options", None))
+
+
+def _seat_public(table: Any, seat: Any) -> tuple[str, tuple[str, ...]]:
+    """A seat's listed public role (key) and the Мародер's loot, from the table's game."""
+    if not isinstance(seat, int):
+        return R.OTHER, ()
+    view = _table_view(table)
+    return (public_key_at(view, seat) if view else R.OTHER), ()
 
 
 def localize_params(table: "Table | None", params: dict[str, Any]) -> dict[str, Any]:
@@ -299,6 +604,8 @@ def localize_params(table: "Table | None", params: dict[str, Any]) -> dict[str, 
     out = dict(params)
     if "ability" in out:
         out["ability"] = ability_name(out["ability"])
+    if "role" in out:
+        out["role"] = role_name(out["role"])
     if "target" in out:
         target = out["target"]
         if target == "city":
@@ -331,6 +638,23 @@ def public_name(view: dict[str, Any], seat: int) -> str:
     return str(item.get("name", "")) if isinstance(item, dict) else ""
 
 
+def public_key_at(view: dict[str, Any], seat: int) -> str:
+    """The listed public role of a seat (its key), or "other" for a custom name."""
+    item = at_seat(view, "public_roles", seat) or {}
+    if not isinstance(item, dict):
+        return R.OTHER
+    key = item.get("key")
+    if isinstance(key, str) and key in PUBLIC_KEYS:
+        return key
+    return public_key_of(item.get("name")) or R.OTHER
+
+
+def public_shown(view: dict[str, Any], seat: int) -> Any:
+    """A seat's public role as the reader says it (a listed role in their language)."""
+    key = public_key_at(view, seat)
+    return public_title(key) if key != R.OTHER else public_name(view, seat)
+
+
 def status_of(view: dict[str, Any], seat: int) -> Any:
     """A seat's public status: alive, Hospital, Jail (with its term), both, or Morgue."""
     if not at_seat(view, "alive", seat, True):
@@ -345,30 +669,52 @@ def status_of(view: dict[str, Any], seat: int) -> Any:
     return nested_list(parts)
 
 
+def view_version(view: dict[str, Any]) -> str:
+    return ruleset_of(None, view)
+
+
+def view_spec(view: dict[str, Any], key: str) -> R.Ability | None:
+    """The viewer's ability ``key`` (their role, public role and loot, in the view's version)."""
+    seat = view.get("viewer")
+    public = public_key_at(view, seat) if isinstance(seat, int) else R.OTHER
+    return spec(view.get("role"), key, public, view_version(view), view.get("looted") or ())
+
+
 def usable_now(view: dict[str, Any]) -> list[str]:
     """The abilities the viewer may order in this phase, from their view alone (what
     ``legal`` offers, before targets: phase, Hospital and Jail flags, once-per-game and mail
-    uses, night 1, bans, Наследие's condition, "only without")."""
+    uses, night 1, bans, Наследие's condition, "only without", the cards of version A and the
+    public roles' own limits)."""
     seat = view.get("viewer")
     role = view.get("role")
     if not isinstance(seat, int) or role not in ROLES or view.get("phase") not in ("night", "day"):
         return []
     if not at_seat(view, "alive", seat):
         return []
-    public = (at_seat(view, "public_roles", seat) or {}).get("key", R.OTHER)
+    public = public_key_at(view, seat)
     pub = R.PUBLIC_ROLES.get(public, R.PUBLIC_ROLES[R.OTHER])
+    version = view_version(view)
     jailed, hospital = at_seat(view, "jailed", seat), at_seat(view, "hospital", seat)
+    spirit = at_seat(view, "spirits", seat)
     used, orders = set(view.get("used") or ()), view.get("orders") or {}
+    number = view.get("number") or 1
+    jailer = any(public_key_at(view, x) == "jailer" and at_seat(view, "alive", x, True) and not at_seat(view, "jailed", x)
+                 for x in range(view.get("players", 0)))  # Злоупотребление may let the jailed vote
     out = []
-    for key in ordered_abilities(role, view.get("abilities") or ()):
-        ab = spec(role, key, public)
+    for key in ordered_abilities(role, view.get("abilities") or (), version):
+        ab = view_spec(view, key)
         if ab is None:
             continue
         if ab.phase != "any" and ab.phase != view["phase"]:
             continue
-        if jailed and "jail" not in ab.flags and not (key == "vote" and pub.vote_from_jail):
+        if spirit and key not in PR.SPIRIT_ORDERS:
             continue
-        if hospital and ab.secret and "hospital" not in ab.flags:
+        # (a Мизер played last night lifts Hospital and Jail: the view does not say, so a jailed
+        # or hospitalised seat is not refused here for abilities it may still have tonight)
+        if jailed and "jail" not in ab.flags and not (key == "vote" and (pub.vote_from_jail or jailer)) \
+                and not (public == "berserk" and key in ("vote", "mail", "card")) and not view.get("misere"):
+            continue
+        if hospital and ab.secret and "hospital" not in ab.flags and public != "warrior" and not view.get("misere"):
             continue
         if ab.once and key in used:
             continue
@@ -379,21 +725,37 @@ def usable_now(view: dict[str, Any]) -> list[str]:
         if key in (view.get("banned") or ()):
             continue
         if key == "legacy" and not any(m.get("role") == "killer" and (not at_seat(view, "alive", m.get("seat", -1), True)
-                                                                     or at_seat(view, "jailed", m.get("seat", -1)))
+                                                                     or at_seat(view, "jailed", m.get("seat", -1))
+                                                                     or at_seat(view, "spirits", m.get("seat", -1)))
                                        for m in view.get("team") or ()):
+            continue
+        if key == "card" and not view.get("cards"):
+            continue
+        if key == "hack" and number < 4:
+            continue
+        if key == "acquittal" and view.get("index") == 1:
+            continue
+        if key == "aura" and view.get("aura_left", 2) <= 0:
+            continue
+        if key == "open_vote" and version == "A":
+            continue
+        if key == "compromise" and not view.get("bank"):
             continue
         if any(other in orders for other in ab.not_with):
             continue
-        if any(key in (spec(role, k, public) or R.Ability(k, "", "")).not_with for k in orders):
+        if any(key in (view_spec(view, k) or R.Ability(k, "", "")).not_with for k in orders):
             continue
         out.append(key)
     return out
 
 
-def ordered_abilities(role: Any, keys: Any) -> list[str]:
-    """Ability keys in the rules' order: the role's, a granted Наган, the common ones, others."""
+def ordered_abilities(role: Any, keys: Any, version: str = "C") -> list[str]:
+    """Ability keys in the rules' order: the role's (in this version), a granted Наган, the
+    common ones, the public role's, others."""
     keys = list(keys)
-    first = list(dict.fromkeys([*R.ROLE_ABILITIES.get(role, {}), "revolver", *COMMON_ORDER]))
+    rs = V.RULESETS.get(version, V.C)
+    first = list(dict.fromkeys([*rs.abilities.get(role, {}), *R.ROLE_ABILITIES.get(role, {}),
+                                *V.A_ABILITIES.get(role, {}), "revolver", *COMMON_ORDER, *PUBLIC_ABILITIES]))
     return [k for k in first if k in keys] + sorted(k for k in keys if k not in first)
 
 
@@ -412,13 +774,16 @@ def seat_line(table: "Table", view: dict[str, Any], number: int, seat: int | Non
     name = info.name if info else str(number)
     bot = nested("mafia.view.bot") if info is not None and getattr(info, "played_by_bot", False) else ""
     public = public_name(view, number)
-    shown = nested("mafia.view.public", name=public) if public and public.casefold() != name.casefold() else ""
+    shown = nested("mafia.view.public", name=public_shown(view, number)) \
+        if public and public.casefold() != name.casefold() else ""
     notes: list[Any] = []
     if number == seat:
         notes.append(nested("mafia.view.you"))
     for member in view.get("team") or ():
         if member.get("seat") == number and number != seat:
             notes.append(nested("mafia.view.teammate", role=role_name(member.get("role"))))
+    if at_seat(view, "spirits", number):
+        notes.append(nested("mafia.view.spirit"))
     for dead in view.get("dead_roles") or ():
         if dead.get("seat") == number:
             notes.append(nested("mafia.view.dead_role", role=role_name(dead.get("role"))))
@@ -438,6 +803,11 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
     if isinstance(last, dict) and last.get("fate") in FATES:
         out.append(msg("mafia.view.last_vote", day=last.get("day", 1),
                        outcome=nested(f"mafia.fate.{last['fate']}", seat=seat_name(table, last.get("seat")))))
+    votes = view.get("votes")
+    if isinstance(votes, list) and view.get("phase") == "day":  # A: the open votes so far
+        items = [nested("mafia.tally_pair", seat=seat_name(table, v[0]), target=seat_name(table, v[1]))
+                 for v in votes if isinstance(v, (list, tuple)) and len(v) == 2]
+        out.append(msg("mafia.view.votes", votes=nested_list(items) if items else nested("mafia.view.nobody")))
     out.extend(private_lines(table, view, seat, seconds, awaited))
     if seat is None and isinstance(view.get("roles"), list):
         out.extend(master_lines(table, view, awaited))
@@ -457,14 +827,75 @@ def master_lines(table: "Table", view: dict[str, Any], awaited: set[int]) -> lis
         mine = orders[number] if number < len(orders) and isinstance(orders[number], dict) else {}
         items = [nested("mafia.order_line", ability=ability_name(k), details=order_details(table, mine[k]))
                  for k in ordered_abilities(role, mine)]
-        extra = ""
+        extras: list[Any] = []
         if role == "genius" and number < len(plans):
-            extra = nested("mafia.view.master_plans", plans=plans[number])
+            extras.append(nested("mafia.view.master_plans", plans=plans[number]))
+        cards = view.get("cards")
+        if view_version(view) == "A" and isinstance(cards, list) and number < len(cards):
+            extras.append(nested("mafia.view.master_cards", n=cards[number]))
+        if at_seat(view, "spirits", number):
+            extras.append(nested("mafia.view.spirit"))
+        extra = nested_list(extras, sep="") if extras else ""
         state = nested("mafia.view.master_ready") if number < len(ready) and ready[number] else (
             nested("mafia.view.master_waiting") if number in awaited else "")
         out.append(msg("mafia.view.master_seat", name=seat_name(table, number), role=role_name(role), extra=extra,
                        orders=nested_list(items, sep="; ") if items else nested("mafia.view.nothing"), state=state))
+    pub = view.get("pub")
+    if isinstance(pub, dict):
+        out.extend(master_pub_lines(table, pub))
     return out
+
+
+SEAT_KEYED = ("spirits", "looted", "bank", "aura", "vip")  # state.pub entries keyed by seat
+INDEX_KEYED = ("beer", "cooked", "trim", "press", "accused")  # keyed by phase index
+
+
+def _pub_value(table: "Table", value: Any) -> str:
+    """A value of ``pub`` as plain text: seats as names, public-role keys as titles."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        return seat_name(table, value)
+    if isinstance(value, str):
+        return str(public_title_text(value))
+    if isinstance(value, dict):
+        return ", ".join(f"{_pub_value(table, _int(k))} ({_pub_value(table, v)})" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return " + ".join(_pub_value(table, v) for v in value)
+    return str(value).replace("{", "(").replace("}", ")")
+
+
+def _int(key: Any) -> Any:
+    return int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
+
+
+def master_pub_lines(table: "Table", pub: dict[str, Any]) -> list[Msg]:
+    """The public roles' lasting state for the Master (``pub``): Spirits, loot, banks, auras,
+    pals, tonight's beer and dishes, reportages, accusations, role switches."""
+    items: list[Any] = []
+    for name, value in sorted(pub.items()):
+        if not value:
+            continue
+        if name in SEAT_KEYED and isinstance(value, dict):
+            text = "; ".join(f"{seat_name(table, _int(k))}: {v if isinstance(v, (int, float)) else _pub_value(table, v)}"
+                             for k, v in value.items())
+        elif name in INDEX_KEYED and isinstance(value, dict):
+            text = "; ".join(f"#{k}: {_pub_value(table, v)}" for k, v in value.items())
+        elif name == "pals" and isinstance(value, list):
+            text = "; ".join(f"{seat_name(table, p[0])} + {seat_name(table, p[1])} (#{p[2]}..#{p[3]})"
+                             for p in value if isinstance(p, (list, tuple)) and len(p) == 4)
+        elif isinstance(value, list):
+            text = "; ".join(_pub_value(table, v) for v in value)
+        else:
+            text = _pub_value(table, value)
+        items.append(nested("mafia.view.master_pub_item", name=name, text=text))
+    if not items:
+        return []
+    return [msg("mafia.view.master_pub", items=nested_list(items, sep="; "))]
+
+
+def public_title_text(key: Any) -> Any:
+    return PR.title(key) if isinstance(key, str) else key
 
 
 def private_lines(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
@@ -473,8 +904,9 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
     if seat is None or "role" not in view:
         return []
     role = view["role"]
+    version = view_version(view)
     out = [msg("mafia.view.role", role=role_name(role), faction=faction_name(view.get("faction")),
-               weight=R.FACTION_WEIGHT.get(view.get("faction"), 1))]
+               weight=vote_weight(view.get("faction"), version))]
     alive = at_seat(view, "alive", seat, True)
     if not alive:
         out.append(msg("mafia.view.you_dead"))
@@ -483,7 +915,19 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
     if "team" in view:
         out.append(msg("mafia.view.team", members=team_list(table, team, None) if team else nested("mafia.view.nothing")))
     if "plans" in view:
-        out.append(msg("mafia.view.plans", plans=view.get("plans") or 0, need=R.DDD_PLANS))
+        out.append(msg("mafia.view.plans", plans=view.get("plans") or 0, need=ddd_plans(version)))
+    if at_seat(view, "spirits", seat):
+        out.append(msg("mafia.view.you_spirit"))
+    if isinstance(view.get("own_hp"), int):  # Здоровяк (ЗОЖ): the only HP ever shown
+        out.append(msg("mafia.view.own_hp", n=view["own_hp"]))
+    if "bank" in view:  # Сплетник (Компромат)
+        out.append(msg("mafia.view.bank", n=_number(view.get("bank"))))
+    if "aura_left" in view:  # Медиум (Аура мёртвых)
+        out.append(msg("mafia.view.aura_left", n=view.get("aura_left") or 0))
+    if view.get("looted"):  # Мародер: abilities of robbed public roles
+        out.append(msg("mafia.view.looted", publics=nested_list([public_title(k) for k in view["looted"]])))
+    if version == "A" and "cards" in view:  # the Ход
+        out.append(msg("mafia.view.cards", n=view.get("cards") or 0))
     if view.get("phase") == "over":
         return out
     if view.get("revolver"):
@@ -498,7 +942,7 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
         out.append(msg("mafia.view.nothing_now"))
     used = [k for k in view.get("used") or () if k in ABILITIES]
     if used:
-        out.append(msg("mafia.view.used", abilities=ability_list(ordered_abilities(role, used))))
+        out.append(msg("mafia.view.used", abilities=ability_list(ordered_abilities(role, used, version))))
     out.append(orders_msg(table, view))
     if view.get("ready"):
         out.append(msg("mafia.view.ready"))
@@ -515,7 +959,7 @@ def orders_msg(table: "Table", view: dict[str, Any]) -> Msg:
         return msg("mafia.view.no_orders")
     role = view.get("role")
     items = [nested("mafia.order_line", ability=ability_name(key), details=order_details(table, orders[key]))
-             for key in ordered_abilities(role, orders)]
+             for key in ordered_abilities(role, orders, view_version(view))]
     return msg("mafia.view.orders", orders=nested_list(items, sep="; "))
 
 
@@ -537,7 +981,8 @@ def known_lines(table: "Table", view: dict[str, Any], limit: int = KNOWN_SHOWN) 
 
 # Results a seat learns (``knowledge``): `look` shows them without the whisper's "The Master
 # whispers" (mafia.known.<name>, the same parameters as the event mafia.<name>).
-KNOWN = ("blocked", "personas", "search", "autopsy", "guess", "armed", "banned", "plans", "dead_role")
+KNOWN = ("blocked", "personas", "search", "autopsy", "guess", "armed", "banned", "plans", "dead_role",
+         "dossier", "aura", "investigation", "evidence", "fate", "croupier", "probed", "cards", "call", "mail")
 
 
 # -- the status after every change -------------------------------------------------------------
