@@ -731,3 +731,16 @@ def test_a_bots_play_cards_and_the_joker_acts():
     finally:
         bot.STRICT = False
     assert {"pass", "deal", "backstab", "investigation", "call"} <= set(seen), seen
+
+
+def test_highlander_stops_hand_of_fate_on_nights_one_and_two():
+    """4.6 #7: «Кровавая баня and Рука судьбы are not attacks: only Горец, Банк and Похищение stop
+    them» — a Горец with 3 cards lives through nights 1-2, not night 3."""
+    roles = ["boss", "killer", "officer", "civilian", "maniac", "joker", "genius"]
+    public = ["Горец", "b", "c", "d", "e", "f", "g"]
+    for index, lives in ((2, True), (4, False)):
+        s = game("A", roles, index=index, public=public)
+        s.cards = [3, 0, 0, 0, 0, 1, 0]
+        touch(s)
+        finish(s)
+        assert s.alive[0] is lives, index

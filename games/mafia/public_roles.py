@@ -527,7 +527,7 @@ def before_damage(n: Any) -> None:
     s = n.s
     safe = n.__dict__.get("somersault", ())
     pals = s.pub.get("pals", ())
-    for target in sorted(set(n.attacks) | set(n.harm)):
+    for target in sorted(set(n.attacks) | set(n.harm) | set(n.fate)):
         if not s.alive[target]:
             continue
         key = s.public[target]
