@@ -21,6 +21,7 @@ from world.presenters.coup import ROLES, localize_params, role_list
 from ..base import CommandError, Ctx, command
 from ..parser import match_name
 from ..table import game_action
+from .seat import GameSeat
 
 GAME = "coup"
 
@@ -79,23 +80,8 @@ def parse_roles(words: list[str]) -> list[str]:
     return out
 
 
-class Seat:
+class Seat(GameSeat):
     """This player's seat at a running Coup table: its view and legal actions right now."""
-
-    def __init__(self, ctx: Ctx) -> None:
-        table = ctx.world.tables.table_of(ctx.account.id)
-        if table is None or table.runner is None or table.game is None or not table.running:
-            raise CommandError("table.no_game")
-        seat = table.seat_of(ctx.account.id)
-        if seat is None:
-            raise CommandError("table.not_seated")
-        self.table = table
-        self.number = seat
-        self.view: dict[str, Any] = table.engine.view(table.game, seat)
-        self.legal: list[dict[str, Any]] = table.engine.legal(table.game, seat)
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [a for a in self.legal if a.get("type") == kind]
 
     @property
     def fifth(self) -> str:

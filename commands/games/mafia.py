@@ -59,6 +59,7 @@ from world.text import clean, clean_line
 from ..base import REGISTRY, TABLE, CommandError, Ctx, command
 from ..parser import match_name
 from ..table import game_action, run_table_op
+from .seat import GameSeat
 
 GAME = "mafia"
 NAME_LIMIT = 64
@@ -271,20 +272,8 @@ def _maybe(word: str, vocab: Vocab, allowed: Any = None) -> Any:
 
 # -- the seat --------------------------------------------------------------------------------
 
-class Seat:
+class Seat(GameSeat):
     """This player's seat at a running Mafia table: its view and legal actions right now."""
-
-    def __init__(self, ctx: Ctx) -> None:
-        table = ctx.world.tables.table_of(ctx.account.id)
-        if table is None or table.runner is None or table.game is None or not table.running:
-            raise CommandError("table.no_game")
-        seat = table.seat_of(ctx.account.id)
-        if seat is None:
-            raise CommandError("table.not_seated")
-        self.table = table
-        self.number = seat
-        self.view: dict[str, Any] = table.engine.view(table.game, seat)
-        self.legal: list[dict[str, Any]] = table.engine.legal(table.game, seat)
 
     @property
     def role(self) -> str:

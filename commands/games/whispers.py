@@ -20,6 +20,7 @@ from world.presenters.whispers import RANKS, card_list, localize_params
 from ..base import CommandError, Ctx, command
 from ..parser import match_name
 from ..table import game_action
+from .seat import GameSeat
 
 GAME = "whispers"
 
@@ -93,23 +94,8 @@ def is_exact_card_word(word: str) -> bool:
     return _fold(word) in WORD_TO_RANK
 
 
-class Seat:
+class Seat(GameSeat):
     """This player's seat at a running «Шептуны» table: its view and legal actions right now."""
-
-    def __init__(self, ctx: Ctx) -> None:
-        table = ctx.world.tables.table_of(ctx.account.id)
-        if table is None or table.runner is None or table.game is None or not table.running:
-            raise CommandError("table.no_game")
-        seat = table.seat_of(ctx.account.id)
-        if seat is None:
-            raise CommandError("table.not_seated")
-        self.table = table
-        self.number = seat
-        self.view: dict[str, Any] = table.engine.view(table.game, seat)
-        self.legal: list[dict[str, Any]] = table.engine.legal(table.game, seat)
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [a for a in self.legal if a.get("type") == kind]
 
     def names(self, seats: list[int]) -> str:
         return ", ".join(self.table.seats[s].name for s in seats if s < len(self.table.seats)) or "-"
