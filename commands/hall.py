@@ -267,6 +267,12 @@ async def rules(ctx: Ctx) -> None:
             raise CommandError("rules.unknown_version", game=ctx.args[0], word=ctx.args[1],
                                versions=", ".join(sorted(v.upper() for v in versions)))
         key = versions[word]
+    elif versions:  # at a table of this game: the ruleset it plays
+        tables = getattr(ctx.world, "tables", None)
+        table = tables.table_of(ctx.account.id) if tables is not None else None
+        if table is not None and table.game_name == name:
+            played = str(table.options.get("ruleset") or table.options.get("version") or "").lower()
+            key = versions.get(played, key)
     ctx.reply(f"rules.{key}")
     if versions:
         ctx.reply(f"rules.{name}_versions")

@@ -311,7 +311,7 @@ def test_a_public_role_named_in_another_language_finds_its_holder():
 
 # -- the rules -------------------------------------------------------------------------------------------
 
-async def rules_text(lang: str, rest: str) -> list[str]:
+async def rules_text(lang: str, rest: str, world: Any = None) -> list[str]:
     import commands.load_all  # noqa: F401
     from commands.base import Ctx, split_args
     from commands.hall import rules
@@ -319,7 +319,7 @@ async def rules_text(lang: str, rest: str) -> list[str]:
     said: list[tuple[str, dict[str, Any]]] = []
     session = SimpleNamespace(lang=lang, send=lambda k, **p: said.append((k, p)),
                               send_msg=lambda m: said.append((m.key, m.params)))
-    ctx = Ctx(session=session, world=SimpleNamespace(), account=SimpleNamespace(id=1, name="X"),
+    ctx = Ctx(session=session, world=world or SimpleNamespace(), account=SimpleNamespace(id=1, name="X"),
               verb="rules", rest=rest, args=split_args(rest), command=None)
     await rules(ctx)
     return [key for key, _ in said]
@@ -335,6 +335,11 @@ async def test_rules_mafia_a_b_c_differ_in_their_numbers():
     assert await rules_text("uk", "мафія b") == ["rules.mafia_b", "rules.mafia_versions"]
     assert await rules_text("ru", "мафия Б") == ["rules.mafia_b", "rules.mafia_versions"]
     assert await rules_text("en", "coup") == ["rules.coup"]
+    # At a table, `rules mafia` is the ruleset that table plays.
+    at_b = SimpleNamespace(game_name="mafia", options={"version": "B"})
+    world = SimpleNamespace(tables=SimpleNamespace(table_of=lambda account_id: at_b))
+    assert await rules_text("ru", "мафия", world) == ["rules.mafia_b", "rules.mafia_versions"]
+    assert await rules_text("ru", "мафия A", world) == ["rules.mafia_a", "rules.mafia_versions"]
     assert await rules_text("en", "coup A") == ["rules.coup"]  # a game without versions ignores the word
     with pytest.raises(CommandError) as err:
         await rules_text("en", "mafia D")
