@@ -3,4 +3,5 @@ from . import account, admin, hall, master, table  # noqa: F401
 from .games import bids  # noqa: F401
 from .games import coup  # noqa: F401
 from .games import mafia  # noqa: F401
+from .games import revolution  # noqa: F401
 from .games import whispers  # noqa: F401

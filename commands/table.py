@@ -15,7 +15,8 @@ from .base import GAME, HALL, TABLE, CommandError, Ctx, command
 GAME_ALIASES = {"торги": "bids", "bid": "bids", "аукцион": "bids",
                 "переворот": "coup", "coup": "coup",
                 "шептуны": "whispers", "шептуни": "whispers", "jabberjay": "whispers",
-                "мафия": "mafia", "мафія": "mafia", "mafia": "mafia"}
+                "мафия": "mafia", "мафія": "mafia", "mafia": "mafia",
+                "революция": "revolution", "революція": "revolution", "revolution": "revolution"}
 BOT_LEVELS = {"easy": "easy", "легкий": "easy", "лёгкий": "easy", "легкі": "easy", "простой": "easy",
               "normal": "normal", "обычный": "normal", "нормальный": "normal", "звичайний": "normal"}
 

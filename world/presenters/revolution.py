@@ -1,0 +1,444 @@
+"""How «Революция» reads: the table (every player's level, attack, class, party, equipment, hand
+size and jail term; the ruling party; the decks; the fight with its totals, helper, offers and the
+cards played in it; the counter-revolution window; who is awaited and until when), your hand with
+the numbers you may type and each card's text, and the card, party and class names inside events.
+
+Card names and texts live in the deck file (games/revolution/decks/<deck>.json), not in the
+catalogs, so a card reaches a message as a nested message ``revolution.l10n`` carrying its text in
+every language: ``{"$msg": "revolution.l10n", "params": {"ru": ..., "en": ..., "uk": ...}}``; each
+catalog's template picks its own language (``uk`` falls back to ``en`` when the deck has no
+Ukrainian). It stays JSON-able, since an event may wait in the inbox. Party and class keys become
+the names of their cards. Money is ``revolution.money`` ("1 000 рублей", "1,000 roubles").
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..i18n import nested, nested_list
+from ..messages import Msg, msg
+from . import seat_name
+
+if TYPE_CHECKING:
+    from ..tables import Table
+
+SIDES = ("players", "opponent")
+PURPOSES = ("first", "escape", "arrest", "jail")
+HOWS = ("roll", "buyout", "card", "term", "amnesty")
+PILES = ("turn", "loot")
+STAGES = ("jail", "open", "choose", "end", "fight", "counter", "over")
+CARD_PARAMS = ("card", "item")
+CARD_LIST_PARAMS = ("cards",)
+PARTY_PARAMS = ("party", "prev")
+
+
+# -- the deck ----------------------------------------------------------------------------------
+
+def deck_of(name: Any = "default") -> Any:
+    """The loaded deck (games.revolution.deck.Deck), or None when it cannot be read."""
+    try:
+        from games.revolution import deck as D
+
+        return D.load(name if isinstance(name, str) and name else "default")
+    except Exception:  # noqa: BLE001 - a presenter never breaks the table; ids show as they are
+        return None
+
+
+def table_deck(table: Any, view: dict[str, Any] | None = None) -> Any:
+    name = (view or {}).get("deck") or (getattr(table, "options", None) or {}).get("deck") or "default"
+    return deck_of(name)
+
+
+def l10n(texts: dict[str, str] | None, fallback: str = "") -> Any:
+    """A text given in several languages (a deck's ``{"ru": ..., "en": ...}``) as a nested
+    message each reader sees in their own language."""
+    texts = texts or {}
+    en = texts.get("en") or texts.get("ru") or fallback
+    ru = texts.get("ru") or en
+    return nested("revolution.l10n", ru=ru, en=en, uk=texts.get("uk") or en)
+
+
+def card_name(deck: Any, cid: Any) -> Any:
+    if deck is not None and isinstance(cid, str) and cid in deck.cards:
+        return l10n(deck.cards[cid].name, cid)
+    return cid if cid is not None else nested("revolution.view.nothing")
+
+
+def card_text(deck: Any, cid: Any) -> Any:
+    if deck is not None and isinstance(cid, str) and cid in deck.cards:
+        return l10n(deck.cards[cid].text, "")
+    return ""
+
+
+def card_list(deck: Any, cids: Any) -> Any:
+    if not isinstance(cids, (list, tuple)):
+        return card_name(deck, cids)
+    if not cids:
+        return nested("revolution.view.nothing")
+    return nested_list([card_name(deck, c) for c in cids])
+
+
+def numbered(deck: Any, cids: list[str], start: int = 1) -> Any:
+    """"1. Наган, 2. Паёк": the cards with the numbers one may type."""
+    if not cids:
+        return nested("revolution.view.nothing")
+    return nested_list([nested("revolution.view.numbered", no=i, name=card_name(deck, c))
+                        for i, c in enumerate(cids, start)])
+
+
+def _key_card(deck: Any, effect: str, key: Any) -> str | None:
+    if deck is None or not isinstance(key, str):
+        return None
+    for card in deck.cards.values():
+        e = card.effect(effect) if card.category == effect else None
+        if e and e.get("key") == key:
+            return card.id
+    return None
+
+
+def party_name(deck: Any, key: Any) -> Any:
+    """A party key as the name of its card ("Большевики"); None: nobody."""
+    if key is None:
+        return nested("revolution.nobody")
+    cid = _key_card(deck, "party", key)
+    return card_name(deck, cid) if cid else key
+
+
+def class_name(deck: Any, key: Any) -> Any:
+    if key is None:
+        return nested("revolution.view.no_class")
+    cid = _key_card(deck, "class", key)
+    return card_name(deck, cid) if cid else key
+
+
+def deck_title(deck: Any, name: Any) -> Any:
+    if deck is not None and getattr(deck, "name", None) == name:
+        return l10n(deck.title, str(name))
+    return name
+
+
+def _group(n: int, sep: str) -> str:
+    text = f"{abs(n):,}".replace(",", sep)
+    return ("-" if n < 0 else "") + text
+
+
+def money(n: Any) -> Any:
+    """Roubles as a nested message: "1 000 рублей", "1,000 roubles", "1 000 рублів"."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        return n
+    return nested("revolution.money", n=n, ru=_group(n, "\u00a0"), en=_group(n, ","))
+
+
+def side_name(side: Any) -> Any:
+    return nested(f"revolution.side.{side}") if side in SIDES else (side or "")
+
+
+def opponent_stats(deck: Any, cid: Any) -> dict[str, int]:
+    if deck is None or cid not in deck.cards:
+        return {"level": 0, "levels": 0, "loot": 0}
+    e = deck.cards[cid].effect("opponent") or {}
+    return {"level": e.get("level", 0), "levels": e.get("levels", 0), "loot": e.get("loot", 0)}
+
+
+def counter_card(deck: Any, level: Any) -> str | None:
+    if deck is None:
+        return None
+    for card in deck.cards.values():
+        e = card.effect("counter")
+        if e and e.get("level") == level:
+            return card.id
+    return None
+
+
+# -- event parameters --------------------------------------------------------------------------
+
+def event_params(table: "Table", raw: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+    """The runner's hook (world.presenters.present_params): card ids become card names, party
+    keys party names, sides, piles, roll purposes and ways out of jail words, roubles money, all in
+    the reader's language. Always sets the optional pieces a template names (``with_helper``,
+    ``extra``, ``from``), so every event renders whatever it carries. Stays JSON-able."""
+    deck = table_deck(table)
+    out = dict(params)
+    for key in CARD_PARAMS:
+        if isinstance(raw.get(key), str):
+            out[key] = card_name(deck, raw[key])
+    for key in CARD_LIST_PARAMS:
+        if isinstance(raw.get(key), (list, tuple)):
+            out[key] = card_list(deck, list(raw[key]))
+            out[key + "_n"] = len(raw[key])
+    for key in PARTY_PARAMS:
+        if key in raw:
+            out[key] = party_name(deck, raw.get(key))
+    value = raw.get("deck")
+    if value in PILES:
+        out["deck"] = nested(f"revolution.pile.{value}")
+        out["deck_from"] = nested(f"revolution.pile_from.{value}")
+    elif isinstance(value, str):
+        out["deck"] = deck_title(deck, value)
+    if "side" in raw:
+        out["side"] = side_name(raw.get("side"))
+    if raw.get("purpose") in PURPOSES:
+        out["purpose"] = nested(f"revolution.purpose.{raw['purpose']}")
+    if raw.get("how") in HOWS:
+        out["how"] = nested(f"revolution.how.{raw['how']}")
+    if "success" in raw:
+        out["result"] = nested("revolution.result.success" if raw["success"] else "revolution.result.fail",
+                               target_seat=params.get("target_seat", ""), roll=raw.get("roll", 0))
+    for key in ("roubles", "need"):
+        if isinstance(raw.get(key), int):
+            out[key] = money(raw[key])
+            out[key + "_n"] = raw[key]
+    n = raw.get("n")
+    if isinstance(n, int) and not isinstance(n, bool) and "level" in raw:
+        out["gain"] = nested("revolution.delta.up" if n >= 0 else "revolution.delta.down", n=abs(n))
+    out["with_helper"] = (nested("revolution.with_helper", name=params["helper_seat"])
+                          if raw.get("helper_seat") is not None else "")
+    out["from"] = nested("revolution.from_hand") if raw.get("from_hand") else ""
+    extra: Any = ""
+    if raw.get("target_seat") is not None and raw.get("item") is not None and "success" not in raw:
+        extra = nested("revolution.played_steal", target_seat=params.get("target_seat", ""),
+                       item=card_name(deck, raw.get("item")))
+    elif raw.get("side") in SIDES:
+        extra = nested("revolution.played_side", side=side_name(raw["side"]))
+    out["extra"] = extra
+    return out
+
+
+def localize_params(params: dict[str, Any], deck: Any) -> dict[str, Any]:
+    """Rule-error parameters (a card id, roubles) in the reader's language."""
+    out = dict(params)
+    if "card" in out:
+        card = out["card"]
+        out["card"] = card_list(deck, card) if isinstance(card, (list, tuple)) else card_name(deck, card)
+        if out["card"] is None or out["card"] == "":
+            out["card"] = nested("revolution.view.nothing")
+    for key in ("roubles", "need"):
+        if isinstance(out.get(key), int):
+            out[key] = money(out[key])
+    return out
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+def _name(table: "Table", seat: Any) -> str:
+    return seat_name(table, seat) if isinstance(seat, int) else "-"
+
+
+def _at(view: dict[str, Any], field: str, seat: int, default: Any = None) -> Any:
+    values = view.get(field) or []
+    return values[seat] if isinstance(values, list) and seat < len(values) else default
+
+
+def header(table: "Table", view: dict[str, Any], deck: Any) -> Msg:
+    return msg("revolution.view.header", number=getattr(table, "number", 0), turn=view.get("turn", 0),
+               ruling=party_name(deck, view.get("ruling")), turn_deck=view.get("turn_deck", 0),
+               loot_deck=view.get("loot_deck", 0), turn_discard=len(view.get("turn_discard") or []),
+               loot_discard=len(view.get("loot_discard") or []), limit=view.get("hand_limit", 5),
+               escape=view.get("escape", 5))
+
+
+def seat_line(table: "Table", view: dict[str, Any], number: int, awaited: set[int], deck: Any) -> Msg:
+    info = table.seats[number] if number < len(table.seats) else None
+    bot = msg("revolution.view.bot") if info is not None and getattr(info, "played_by_bot", False) else ""
+    active = msg("revolution.view.active") if view.get("active") == number and view.get("stage") != "over" else ""
+    thinking = msg("revolution.view.waiting") if number in awaited and view.get("stage") != "over" else ""
+    gear = _at(view, "gear", number, []) or []
+    jail = _at(view, "jail", number, 0) or 0
+    ruling = view.get("ruling")
+    party_key = _at(view, "party_keys", number)
+    return msg("revolution.view.seat", name=_name(table, number), level=_at(view, "levels", number, 1),
+               attack=_at(view, "attack", number, 0), cls=class_name(deck, _at(view, "class_keys", number)),
+               party=(party_name(deck, party_key) if party_key is not None else nested("revolution.view.no_party")),
+               ruling=msg("revolution.view.in_power") if ruling is not None and party_key == ruling else "",
+               gear=card_list(deck, gear) if gear else nested("revolution.view.nothing"),
+               hand=_at(view, "hand_sizes", number, 0) or 0,
+               jail=msg("revolution.view.jailed", turns=jail) if jail else "",
+               active=active, state=thinking, bot=bot)
+
+
+def fight_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
+    fight = view.get("fight")
+    if not isinstance(fight, dict):
+        return []
+    stats = opponent_stats(deck, fight.get("card"))
+    helper = fight.get("helper")
+    out = [msg("revolution.view.fight", fighter=_name(table, fight.get("fighter")),
+               card=card_name(deck, fight.get("card")), level=stats["level"], levels=stats["levels"],
+               loot=fight.get("loot", stats["loot"]),
+               helper=(nested("revolution.view.helper", name=_name(table, helper), share=fight.get("share") or 0)
+                       if helper is not None else ""),
+               players=fight.get("players_total", 0), opponent=fight.get("opponent_total", 0),
+               players_bonus=fight.get("players_bonus", 0), opponent_bonus=fight.get("opponent_bonus", 0))]
+    text = card_text(deck, fight.get("card"))
+    if text:
+        out.append(msg("revolution.view.fight_card", text=text))
+    offers = fight.get("offers") or {}
+    if offers and helper is None:
+        items = [nested("revolution.view.offer_item", name=_name(table, int(s)), share=share)
+                 for s, share in sorted(offers.items(), key=lambda kv: int(kv[0]))]
+        out.append(msg("revolution.view.offers", items=nested_list(items)))
+    played = fight.get("played") or []
+    if played:
+        items = []
+        for entry in played:
+            if isinstance(entry, (list, tuple)) and len(entry) == 3:
+                items.append(nested("revolution.view.played_item", name=_name(table, entry[0]),
+                                    card=card_name(deck, entry[1]),
+                                    side=side_name(entry[2]) if entry[2] in SIDES else ""))
+        out.append(msg("revolution.view.played", items=nested_list(items)))
+    return out
+
+
+def counter_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
+    counter = view.get("counter")
+    if not isinstance(counter, dict):
+        return []
+    level = counter.get("level", 1)
+    cid = counter_card(deck, level)
+    return [msg("revolution.view.counter", card=card_name(deck, counter.get("card")),
+                party=party_name(deck, counter.get("party")), prev=party_name(deck, counter.get("prev")),
+                level=level, counter=card_name(deck, cid) if cid else "-")]
+
+
+def stage_msg(table: "Table", view: dict[str, Any], deck: Any) -> Msg | None:
+    stage = view.get("stage")
+    if stage == "over":
+        return msg("revolution.view.stage.over", name=_name(table, view.get("winner")))
+    if stage in STAGES:
+        return msg(f"revolution.view.stage.{stage}", name=_name(table, view.get("active")),
+                   limit=view.get("hand_limit", 5))
+    return None
+
+
+def hint(view: dict[str, Any], seat: int | None) -> Msg:
+    """What the viewer may type now."""
+    stage = view.get("stage")
+    jailed = seat is not None and (_at(view, "jail", seat, 0) or 0) > 0
+    if stage == "fight":
+        fight = view.get("fight") or {}
+        if seat == fight.get("fighter"):
+            return msg("revolution.hint.fighter")
+        if seat == fight.get("helper"):
+            return msg("revolution.hint.helper")
+        if jailed:
+            return msg("revolution.hint.jailed_fight")
+        return msg("revolution.hint.fight")
+    if stage == "counter":
+        return msg("revolution.hint.counter")
+    if seat is not None and seat == view.get("active"):
+        if stage == "end" and len(view.get("hand") or []) > view.get("hand_limit", 5):
+            return msg("revolution.hint.over_limit", limit=view.get("hand_limit", 5),
+                       n=len(view.get("hand") or []))
+        if stage in ("jail", "open", "choose", "end"):
+            return msg(f"revolution.hint.{stage}")
+    return msg("revolution.hint.wait")
+
+
+def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
+             awaited: set[int]) -> list[Msg]:
+    """The whole table, for `look` and `hand`."""
+    deck = table_deck(table, view)
+    out = [header(table, view, deck)]
+    for number in range(view.get("players", len(table.seats))):
+        out.append(seat_line(table, view, number, awaited, deck))
+    out.extend(fight_lines(table, view, deck))
+    out.extend(counter_lines(table, view, deck))
+    now = stage_msg(table, view, deck)
+    if now is not None:
+        out.append(now)
+    if awaited and view.get("stage") != "over":
+        names = ", ".join(seat_name(table, s) for s in sorted(awaited))
+        if seconds is not None:
+            out.append(msg("revolution.view.waiting_for_until", names=names, seconds=seconds))
+        else:
+            out.append(msg("revolution.view.waiting_for", names=names))
+    out.extend(private_lines(table, view, seat, seconds, awaited, deck))
+    return out
+
+
+def private_lines(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
+                  awaited: set[int], deck: Any) -> list[Msg]:
+    """The viewer's hand, each card with its number and text; equipment numbered on for `sell`;
+    and their move if it is theirs."""
+    if seat is None or "hand" not in view:
+        return []
+    hand = list(view.get("hand") or [])
+    out: list[Msg] = []
+    if hand:
+        out.append(msg("revolution.view.hand_header", n=len(hand), limit=view.get("hand_limit", 5)))
+        for i, cid in enumerate(hand, 1):
+            out.append(msg("revolution.view.hand_item", no=i, name=card_name(deck, cid), text=card_text(deck, cid)))
+    else:
+        out.append(msg("revolution.view.hand_empty"))
+    gear = list(_at(view, "gear", seat, []) or [])
+    if gear:
+        out.append(msg("revolution.view.gear", cards=numbered(deck, gear, len(hand) + 1)))
+    if seat in awaited and view.get("stage") != "over":
+        out.append(_your_move(view, seat, seconds))
+    return out
+
+
+def _your_move(view: dict[str, Any], seat: int, seconds: int | None) -> Msg:
+    if seconds is not None:
+        return msg("revolution.view.your_move_until", seconds=seconds, hint=hint(view, seat))
+    return msg("revolution.view.your_move", hint=hint(view, seat))
+
+
+# -- the status after every change -------------------------------------------------------------
+
+_LAST_STATUS: dict[tuple[int, int | None], tuple[tuple, tuple, bool]] = {}
+
+
+def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
+    """(the table: turn, whose, levels, jail terms, classes, parties, power, winner; what is
+    going on now: the stage, the viewer's hand, the fight's totals and sides, the counter level)."""
+    fight = view.get("fight") or {}
+    counter = view.get("counter") or {}
+    table = (view.get("turn"), view.get("active"), tuple(view.get("levels") or ()), tuple(view.get("jail") or ()),
+             tuple(view.get("class_keys") or ()), tuple(view.get("party_keys") or ()), view.get("ruling"),
+             view.get("winner"))
+    now = (view.get("stage"), tuple(view.get("hand") or ()), fight.get("card"), fight.get("helper"),
+           fight.get("players_total"), fight.get("opponent_total"), len(fight.get("offers") or {}),
+           counter.get("level"))
+    return table, now
+
+
+def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
+           awaited: set[int]) -> list[Msg]:
+    """After every change (world.runner calls it): a compact line of every player's level (and
+    jail, and who rules) when any of it changes; the fight's totals when they move; and when the
+    viewer is to act, their hand by number and what they may type, with the time left."""
+    deck = table_deck(table, view)
+    key = (getattr(table, "number", 0), seat)
+    table_sig, now_sig = _signatures(view)
+    mine = seat is not None and seat in awaited and view.get("stage") != "over"
+    last = _LAST_STATUS.get(key)
+    if len(_LAST_STATUS) > 20000:
+        _LAST_STATUS.clear()
+    _LAST_STATUS[key] = (table_sig, now_sig, mine)
+    out: list[Msg] = []
+    if last is None or last[0] != table_sig:
+        out.append(msg("revolution.status.line", turn=view.get("turn", 0), name=_name(table, view.get("active")),
+                       ruling=party_name(deck, view.get("ruling")), seats=_status_items(table, view)))
+    now_changed = last is None or last[1] != now_sig
+    fight = view.get("fight")
+    if now_changed and isinstance(fight, dict) and view.get("stage") == "fight":
+        out.append(msg("revolution.status.fight", card=card_name(deck, fight.get("card")),
+                       players=fight.get("players_total", 0), opponent=fight.get("opponent_total", 0)))
+    if mine and (now_changed or not last[2]):
+        hand = list(view.get("hand") or [])
+        out.append(msg("revolution.status.hand", cards=numbered(deck, hand), n=len(hand)))
+        out.append(_your_move(view, seat, seconds))
+    return out
+
+
+def _status_items(table: "Table", view: dict[str, Any]) -> Any:
+    items = []
+    for number in range(view.get("players", len(table.seats))):
+        jail = _at(view, "jail", number, 0) or 0
+        items.append(nested("revolution.status.seat", name=_name(table, number),
+                            level=_at(view, "levels", number, 1),
+                            jail=nested("revolution.status.jailed", turns=jail) if jail else ""))
+    return nested_list(items, sep=" | ")
+
+
+status_line = status
