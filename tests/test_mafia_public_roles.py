@@ -614,3 +614,22 @@ def test_a_player_named_like_a_listed_role_without_a_choice_gets_a_custom_role()
     assert plan["public_roles"] == ["Бард", "Bard (2)", "Монах (2)", "Bob", "x"]
     s = GAME.new(5, plan, 0)
     assert s.public == ["bard", "other", "other", "other", "other"]
+
+
+def test_public_effects_still_to_come_hold_off_the_stalemate():
+    """4.6 #13: stalemate only when «no pending timed effect»: beer for next night, a cooked
+    Hospital, the Judge's accusation, a reportage, the drunkard's pal all count."""
+    from games.mafia import public_roles as PR
+
+    s = pos({})
+    assert not PR.pending(s)
+    for name, value in (("beer", {s.index + 1: [2]}), ("cooked", {s.index + 1: [2]}),
+                        ("accused", {s.index + 2: {2: 3}}), ("press", {s.index + 1: [[3, 2]]})):
+        s.pub = {name: value}
+        assert PR.pending(s), name
+        s.pub = {name: {s.index: value[next(iter(value))]}}  # one that has already happened
+        assert not PR.pending(s), name
+    s.pub = {"pals": [[1, 2, s.index, s.index + 1]]}
+    assert PR.pending(s)
+    s.pub = {"pals": [[1, 2, s.index - 2, s.index - 1]]}
+    assert not PR.pending(s)

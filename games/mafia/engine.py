@@ -1268,7 +1268,8 @@ def _finish_phase(s: MafiaState, n: _Night, before_hp: list[int], before_status:
         or any(r is not None and r > s.index for r in s.revolver) \
         or any(k > s.index for b in s.banned for k in b) \
         or any(d > s.index for d in s.extra_votes) \
-        or any(m is not None and m > s.index for m in s.misere)
+        or any(m is not None and m > s.index for m in s.misere) \
+        or P.pending(s)
     s.quiet = 0 if changed or pending else s.quiet + 1
     for x in range(s.players):
         s.orders[x] = {}

@@ -209,6 +209,15 @@ def _pub(s: Any, name: str) -> Any:
 _PUB = ("spirits", "looted", "pals", "beer", "cooked", "accused", "trim", "press", "aura", "bank", "vip")
 
 
+def pending(s: Any) -> bool:
+    """A public role's effect still to come (4.6 #13: a pending timed effect holds off the
+    stalemate): beer, a cooked Hospital, the Judge's accusation, trimmed HP, a reportage, a pal."""
+    for name in ("beer", "cooked", "accused", "trim", "press"):
+        if any(index > s.index for index in s.pub.get(name, {})):
+            return True
+    return any(last >= s.index for _d, _pal, _first, last in s.pub.get("pals", ()))
+
+
 def spirit(s: Any, seat: int) -> bool:
     spirits = s.pub.get("spirits")
     return bool(spirits) and seat in spirits and s.alive[seat]
