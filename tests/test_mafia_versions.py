@@ -744,3 +744,17 @@ def test_highlander_stops_hand_of_fate_on_nights_one_and_two():
         touch(s)
         finish(s)
         assert s.alive[0] is lives, index
+
+
+def test_misere_shows_in_the_players_own_view_on_its_night():
+    """4.3 Ход, Мизер: «next night all own abilities work from Hospital and Jail and ignore
+    blocks» — the player's view says so on that night, so the menu can offer them."""
+    s = cards_game([0, 2, 0, 0, 0, 1, 0])
+    card(s, 1, "misere")
+    assert GAME.view(s, 1)["misere"] is False
+    finish(s)  # day
+    goto_night = s.index + 1
+    s.index, s.phase = goto_night, "night"
+    touch(s)
+    assert GAME.view(s, 1)["misere"] is True
+    assert "misere" not in GAME.view(s, 2) or GAME.view(s, 2)["misere"] is False

@@ -563,6 +563,7 @@ class Mafia:
             view["banned"] = sorted(s.banned[seat].get(s.index, ())) if s.night() else []
             if V.rules(s).cards:  # A: each character knows its own card count
                 view["cards"] = s.cards[seat]
+                view["misere"] = s.misere[seat] == s.index  # tonight own abilities ignore Hospital, Jail, blocks
             if role in ("boss", "killer", "agent"):
                 view["team"] = [{"seat": x, "role": s.roles[x]} for x in range(n)
                                 if s.roles[x] in ("boss", "killer", "agent")]
