@@ -1051,3 +1051,13 @@ def test_signup_refuses_one_listed_role_twice_in_any_language():
     assert signup_problem("gray cardinal", {"Анна": "Серый кардинал"}, 1, names)[0] == "mafia.cmd.class_taken"
     assert signup_problem("Анонимус", {"Анна": "Grey Cardinal"}, 1, names)[0] == "mafia.cmd.class_taken"
     assert signup_problem("Горец", {"Анна": "Монах"}, 1, names) is None
+
+
+def test_master_line_names_public_role_state_in_the_readers_language():
+    from world.presenters.mafia import master_pub_lines
+
+    table = SimpleNamespace(seats=[SimpleNamespace(name=n) for n in ("Анна", "Boris", "Вера")])
+    (line,) = master_pub_lines(table, {"beer": {"3": [1]}, "bank": {"2": 4}})
+    assert "Пиво" in render("ru", line) and "Копилка Сплетника" in render("ru", line)
+    assert "Beer" in render("en", line) and "Gossip's bank" in render("en", line)
+    assert "beer:" not in render("en", line) and "; bank:" not in render("en", line)  # no raw keys

@@ -869,6 +869,10 @@ def _int(key: Any) -> Any:
     return int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
 
 
+PUB_LABELS = frozenset(("spirits", "looted", "pals", "beer", "cooked", "accused", "trim", "press", "aura",
+                        "bank", "vip", "switch"))
+
+
 def master_pub_lines(table: "Table", pub: dict[str, Any]) -> list[Msg]:
     """The public roles' lasting state for the Master (``pub``): Spirits, loot, banks, auras,
     pals, tonight's beer and dishes, reportages, accusations, role switches."""
@@ -888,7 +892,8 @@ def master_pub_lines(table: "Table", pub: dict[str, Any]) -> list[Msg]:
             text = "; ".join(_pub_value(table, v) for v in value)
         else:
             text = _pub_value(table, value)
-        items.append(nested("mafia.view.master_pub_item", name=name, text=text))
+        label = nested(f"mafia.view.pub.{name}") if name in PUB_LABELS else name
+        items.append(nested("mafia.view.master_pub_item", name=label, text=text))
     if not items:
         return []
     return [msg("mafia.view.master_pub", items=nested_list(items, sep="; "))]
