@@ -57,7 +57,6 @@ from world.presenters import mafia as P
 from world.text import clean, clean_line
 
 from ..base import REGISTRY, TABLE, CommandError, Ctx, command
-from ..parser import match_name
 from ..table import game_action, run_table_op
 from .seat import GameSeat
 
@@ -275,6 +274,9 @@ def _maybe(word: str, vocab: Vocab, allowed: Any = None) -> Any:
 class Seat(GameSeat):
     """This player's seat at a running Mafia table: its view and legal actions right now."""
 
+    game = GAME
+    trim = ",.;:!?"
+
     @property
     def role(self) -> str:
         return self.view.get("role", "")
@@ -317,40 +319,18 @@ class Seat(GameSeat):
 
     # players
     def find_player(self, word: str, preferred: list[int]) -> int | None:
-        """A seat by a unique start of a player's name (first among ``preferred``, then the
-        living, then anyone); a Russian or Ukrainian name in another case by its stem; else by
-        the public role's name. None: the word names nobody; an ambiguous start raises."""
-        word = word.lstrip("@").strip(",.;:!?")
-        if not word:
-            return None
-        found = self._match(word, preferred)
-        for cut in (1, 2):
-            if found is not None or len(word) - cut < 2:
-                break
-            try:
-                found = self._match(word[:-cut], preferred)
-            except CommandError:
-                break
-        if found is None:
+        """As every game's (first among ``preferred``, then the living, then anyone; a name in
+        another case by its stem), else by the public role's name, else a word for oneself."""
+        found = super().find_player(word, preferred)
+        word = word.lstrip("@").strip(self.trim)
+        if found is None and word:
             found = self._public(word)
-        if found is None and fold(word) in SELF_WORDS:
+        if found is None and word and fold(word) in SELF_WORDS:
             found = self.number
         return found
 
-    def _match(self, word: str, preferred: list[int]) -> int | None:
-        seats = self.table.seats
-        everyone = [s.number for s in seats]
-        exact = [s for s in everyone if seats[s].name.casefold() == word.casefold()]
-        if exact:
-            return exact[0]
-        for pool in (preferred, self.living(), everyone):
-            names = [seats[s].name for s in pool]
-            name, candidates = match_name(word, names)
-            if name is not None:
-                return next(s for s in pool if seats[s].name == name)
-            if candidates:
-                raise CommandError("mafia.cmd.ambiguous_player", name=word, names=", ".join(candidates))
-        return None
+    def _pools(self, preferred: list[int]) -> tuple[list[int], ...]:
+        return preferred, self.living(), [s.number for s in self.table.seats]
 
     def _public(self, word: str) -> int | None:
         names = [P.public_name(self.view, s) for s in range(len(self.table.seats))]
@@ -368,12 +348,6 @@ class Seat(GameSeat):
     def is_me(self, word: str) -> bool:
         word = word.lstrip("@")
         return fold(word) in SELF_WORDS or word.casefold() == self.table.seats[self.number].name.casefold()
-
-    def player(self, word: str, preferred: list[int]) -> int:
-        found = self.find_player(word, preferred)
-        if found is None:
-            raise CommandError("mafia.cmd.no_player", name=word.lstrip("@"))
-        return found
 
 
 async def act(ctx: Ctx, action: dict[str, Any], table: Any = None) -> None:

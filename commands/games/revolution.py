@@ -34,7 +34,7 @@ import re
 from typing import Any
 
 from commands.base import CommandError, Ctx, command
-from commands.parser import match_name
+from commands.games.seat import GameSeat
 from commands.table import game_action
 from world.presenters.revolution import card_list, deck_of, localize_params, numbered
 
@@ -76,26 +76,18 @@ def number_of(word: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-class Seat:
+class Seat(GameSeat):
     """This player's seat at a running «Революция» table: its view, legal actions and deck."""
 
+    game = GAME
+    trim = ",.;:!?"
+
     def __init__(self, ctx: Ctx) -> None:
-        table = ctx.world.tables.table_of(ctx.account.id)
-        if table is None or table.runner is None or table.game is None or not table.running:
-            raise CommandError("table.no_game")
-        seat = table.seat_of(ctx.account.id)
-        if seat is None:
-            raise CommandError("table.not_seated")
-        self.table = table
-        self.number = seat
-        self.view: dict[str, Any] = table.engine.view(table.game, seat)
-        self.legal: list[dict[str, Any]] = table.engine.legal(table.game, seat)
+        super().__init__(ctx)
+        table = self.table
         self.deck = deck_of(self.view.get("deck") or (table.options or {}).get("deck") or "default")
 
     # -- what is here ------------------------------------------------------------------------
-
-    def of_type(self, kind: str) -> list[dict[str, Any]]:
-        return [a for a in self.legal if a.get("type") == kind]
 
     def can(self, kind: str) -> bool:
         return any(a.get("type") == kind for a in self.legal)
@@ -237,49 +229,6 @@ class Seat:
         return span[0]
 
     # -- players -------------------------------------------------------------------------------
-
-    def find_player(self, word: str, preferred: list[int]) -> int | None:
-        """A seat by a unique start of a name (first among ``preferred``); a Russian name in
-        another case («Бориса», «Анну») by its stem. None: nobody; ambiguous: raises."""
-        word = word.lstrip("@").strip(",.;:!?")
-        if not word:
-            return None
-        found = self._match(word, preferred)
-        for cut in (1, 2):
-            if found is not None or len(word) - cut < 2:
-                break
-            try:
-                found = self._match(word[:-cut], preferred)
-            except CommandError:
-                break
-        return found
-
-    def _match(self, word: str, preferred: list[int]) -> int | None:
-        everyone = [s.number for s in self.table.seats]
-        exact = [s for s in everyone if self.table.seats[s].name.casefold() == word.casefold()]
-        if exact:
-            return exact[0]
-        others = [s for s in everyone if s != self.number]
-        for pool in (preferred, others, everyone):
-            names = [self.table.seats[s].name for s in pool]
-            name, candidates = match_name(word, names)
-            if name is not None:
-                return next(s for s in pool if self.table.seats[s].name == name)
-            if len(candidates) > 1:
-                raise CommandError("revolution.cmd.ambiguous_player", name=word, names=", ".join(candidates))
-        return None
-
-    def quiet_player(self, word: str, preferred: list[int]) -> int | None:
-        try:
-            return self.find_player(word, preferred)
-        except CommandError:
-            return None
-
-    def player(self, word: str, preferred: list[int]) -> int:
-        found = self.find_player(word, preferred)
-        if found is None:
-            raise CommandError("revolution.cmd.no_player", name=word.lstrip("@"))
-        return found
 
 
 def _what(what: str) -> Any:

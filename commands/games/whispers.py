@@ -18,7 +18,6 @@ from typing import Any
 from world.presenters.whispers import RANKS, card_list, localize_params
 
 from ..base import CommandError, Ctx, command
-from ..parser import match_name
 from ..table import game_action
 from .seat import GameSeat
 
@@ -97,57 +96,14 @@ def is_exact_card_word(word: str) -> bool:
 class Seat(GameSeat):
     """This player's seat at a running «Шептуны» table: its view and legal actions right now."""
 
+    game = GAME
+
     def names(self, seats: list[int]) -> str:
         return ", ".join(self.table.seats[s].name for s in seats if s < len(self.table.seats)) or "-"
 
     @property
     def hand(self) -> list[int]:
         return list(self.view.get("hand") or [])
-
-    def find_player(self, word: str, preferred: list[int]) -> int | None:
-        """A seat by a unique start of a player's name: first among ``preferred`` (those who may
-        take the card), then among the others, then anyone. A Russian or Ukrainian name in
-        another case («на Бориса», «Анну») is found by its stem when nothing else matches.
-        None: the word names nobody; an ambiguous start raises."""
-        word = word.lstrip("@")
-        if not word:
-            return None
-        found = self._match(word, preferred)
-        for cut in (1, 2):
-            if found is not None or len(word) - cut < 2:
-                break
-            try:
-                found = self._match(word[:-cut], preferred)
-            except CommandError:
-                break
-        return found
-
-    def _match(self, word: str, preferred: list[int]) -> int | None:
-        everyone = [s.number for s in self.table.seats]
-        others = [s for s in everyone if s != self.number]
-        exact = [s for s in everyone if self.table.seats[s].name.casefold() == word.casefold()]
-        if exact:
-            return exact[0]
-        for pool in (preferred, others, everyone):
-            names = [self.table.seats[s].name for s in pool]
-            name, candidates = match_name(word, names)
-            if name is not None:
-                return next(s for s in pool if self.table.seats[s].name == name)
-            if candidates:
-                raise CommandError("whispers.cmd.ambiguous_player", name=word, names=", ".join(candidates))
-        return None
-
-    def quiet_player(self, word: str, preferred: list[int]) -> int | None:
-        try:
-            return self.find_player(word, preferred)
-        except CommandError:
-            return None
-
-    def player(self, word: str, preferred: list[int]) -> int:
-        found = self.find_player(word, preferred)
-        if found is None:
-            raise CommandError("whispers.cmd.no_player", name=word.lstrip("@"))
-        return found
 
 
 async def act(ctx: Ctx, action: dict[str, Any]) -> None:
