@@ -623,6 +623,125 @@ def test_jailed_player_limits():
     assert not any(a["type"] == "draw" for a in GAME.legal(s, 0))
 
 
+def test_trade_offer_accept_and_conservation():
+    """[SEED] equipment "могут держаться в руке и обмениваться"; "Если на карте указана цена — она
+    может быть продана, или обменена". An offer from hand and equipment for the other's cards;
+    the target is awaited (default: decline) and accepts; the cards change hands at once (equipped
+    ones into the new owner's hand); the public events tell counts only, whispers the cards."""
+    s = fresh()
+    s.stage = "choose"
+    put(s, "nagan", "hand", 0)
+    put(s, "kozhanka", "gear", 0)
+    put(s, "maxim", "gear", 1)
+    put(s, "paek", "hand", 1)
+    offer = {"type": "trade", "target": 1, "give": ["nagan", "kozhanka"], "take": ["maxim", "paek"]}
+    assert {"type": "trade", "target": 1, "give": ["nagan"], "take": ["maxim"]} in GAME.legal(s, 0)
+    assert {"type": "trade", "target": 1, "give": ["nagan"], "take": []} in GAME.legal(s, 0)
+    events = GAME.apply(s, 0, offer)
+    public = find(events, "revolution.trade_offer")[0]
+    assert public.params == {"seat": 0, "target_seat": 1, "give_n": 2, "take_n": 2}
+    assert find(events, "revolution.trade_terms")[0].audience.seats == (0,)
+    asked = find(events, "revolution.trade_asked")[0]
+    assert asked.audience.seats == (1,) and asked.params == {"seat": 1, "other_seat": 0, "gives": ["maxim", "paek"],
+                                                              "gets": ["nagan", "kozhanka"]}
+    waits = GAME.awaiting(s)
+    assert [(w.seat, w.kind) for w in waits] == [(0, "turn"), (1, "reaction")]
+    assert waits[1].default == {"type": "trade_decline", "seat": 0} and waits[1].default in GAME.legal(s, 1)
+    assert {"type": "trade_accept", "seat": 0} in GAME.legal(s, 1)
+    assert GAME.view(s, 1)["trades_to_me"] == [{"seat": 0, "give": ["nagan", "kozhanka"], "take": ["maxim", "paek"]}]
+    assert GAME.view(s, 0)["my_trade"] == {"target": 1, "give": ["nagan", "kozhanka"], "take": ["maxim", "paek"]}
+    spectator = GAME.view(s, SPECTATOR)
+    assert spectator["trades"] == [{"seat": 0, "target": 1, "give_n": 2, "take_n": 2}]
+    assert "nagan" not in json.dumps(spectator["trades"]) and "trades_to_me" not in spectator
+    assert error(s, 0, {"type": "trade", "target": 2, "give": ["nagan"], "take": []}) == "trade_open"
+    assert error(s, 2, {"type": "trade_accept", "seat": 0}) == "no_such_offer"
+    events = GAME.apply(s, 1, {"type": "trade_accept", "seat": 0})
+    assert sorted(s.hands[0]) == ["maxim", "paek"] and sorted(s.hands[1]) == ["kozhanka", "nagan"]
+    assert s.gear[0] == [] and s.gear[1] == [] and conserved(s) and not s.trades
+    assert find(events, "revolution.traded")[0].params == {"seat": 1, "offerer_seat": 0, "gave_n": 2, "got_n": 2}
+    done = find(events, "revolution.trade_done")
+    assert [(e.audience.seats, e.params["gave"], e.params["got"]) for e in done] == [
+        ((0,), ["nagan", "kozhanka"], ["maxim", "paek"]), ((1,), ["maxim", "paek"], ["nagan", "kozhanka"])]
+    for e in events:  # no hand card is named to everyone
+        if e.audience.kind == "all":
+            assert not {"nagan", "paek"} & set(json.dumps(e.params).replace('"', " ").split()), e
+    assert [w.seat for w in GAME.awaiting(s)] == [0]
+    # one offer a turn per seat
+    assert error(s, 0, {"type": "trade", "target": 1, "give": ["maxim"], "take": []}) == "trade_once"
+    assert not any(a["type"] == "trade" for a in GAME.legal(s, 0))
+
+
+def test_trade_decline_withdraw_gift_and_limits():
+    """A gift (nothing asked) may be declined; an offer may be withdrawn; only priced cards, only
+    one's own; not to oneself; a card the target lacks makes the offer impossible to accept."""
+    s = fresh()
+    s.stage = "end"
+    put(s, "nagan", "hand", 2)
+    put(s, "mandat_chk", "hand", 2)
+    put(s, "shinel", "hand", 1)
+    assert error(s, 2, {"type": "trade", "target": 0, "give": ["mandat_chk"], "take": []}) == "no_price"
+    assert error(s, 2, {"type": "trade", "target": 0, "give": ["nagan"], "take": ["yunker"]}) == "no_price"
+    assert error(s, 2, {"type": "trade", "target": 0, "give": ["maxim"], "take": []}) == "no_such_card"
+    assert error(s, 2, {"type": "trade", "target": 0, "give": [], "take": ["nagan"]}) == "bad_action"
+    assert error(s, 2, {"type": "trade", "target": 2, "give": ["nagan"], "take": []}) == "bad_target"
+    events = GAME.apply(s, 2, {"type": "trade", "target": 0, "give": ["nagan"], "take": []})  # a gift
+    assert find(events, "revolution.trade_offer")[0].params["take_n"] == 0
+    assert [w.seat for w in GAME.awaiting(s)] == [0]  # the active target answers in its turn
+    GAME.apply(s, 0, {"type": "trade_decline", "seat": 2})
+    assert s.hands[2] == ["nagan", "mandat_chk"] and not s.trades
+    assert error(s, 0, {"type": "trade_accept", "seat": 2}) == "no_such_offer"
+    # withdraw
+    events = GAME.apply(s, 1, {"type": "trade", "target": 2, "give": ["shinel"], "take": ["maxim"]})
+    legal = GAME.legal(s, 2)
+    assert {"type": "trade_decline", "seat": 1} in legal and {"type": "trade_accept", "seat": 1} not in legal
+    assert error(s, 2, {"type": "trade_accept", "seat": 1}) == "no_such_card"  # seat 2 has no Maxim
+    assert {"type": "trade_withdraw"} in GAME.legal(s, 1)
+    events = GAME.apply(s, 1, {"type": "trade_withdraw"})
+    assert find(events, "revolution.trade_withdrawn")[0].params == {"seat": 1, "target_seat": 2}
+    assert error(s, 1, {"type": "trade_withdraw"}) == "no_such_offer"
+    assert conserved(s)
+
+
+def test_no_trades_in_fights_or_from_jail_and_offers_close():
+    """Not during a fight or a counter-revolution window (an open offer closes when one begins, and
+    when the turn changes); a jailed player neither offers nor is offered ("не может совершать ход")."""
+    s = fresh()
+    put(s, "nagan", "hand", 1)
+    put(s, "shtyk", "hand", 2)
+    GAME.apply(s, 1, {"type": "trade", "target": 2, "give": ["nagan"], "take": []})
+    events = fight_with(s, "yunker")
+    assert find(events, "revolution.trade_closed")[0].params == {"seat": 1, "target_seat": 2} and not s.trades
+    assert not any(a["type"].startswith("trade") for seat in range(3) for a in GAME.legal(s, seat))
+    assert error(s, 2, {"type": "trade", "target": 1, "give": ["shtyk"], "take": []}) == "trade_not_now"
+    everyone_pass(s)
+    assert s.stage == "end"
+    # the turn changes: open offers close
+    GAME.apply(s, 2, {"type": "trade", "target": 1, "give": ["shtyk"], "take": []})
+    events = GAME.apply(s, 0, {"type": "end"})
+    assert "revolution.trade_closed" in keys(events) and not s.trades and s.offered == []
+    # a revolution opens the counter window: offers close
+    s.stage = "choose"
+    GAME.apply(s, 2, {"type": "trade", "target": 0, "give": ["shtyk"], "take": []})
+    put(s, "oktyabrskaya", "hand", 1)
+    events = GAME.apply(s, 1, {"type": "play", "card": "oktyabrskaya"})
+    assert s.stage == "counter" and "revolution.trade_closed" in keys(events) and not s.trades
+    everyone_pass(s)
+    # jail
+    s.jail[2] = 2
+    assert error(s, 2, {"type": "trade", "target": 0, "give": ["shtyk"], "take": []}) == "trade_jailed"
+    assert error(s, 1, {"type": "trade", "target": 2, "give": ["nagan"], "take": []}) == "trade_jailed"
+    assert not any(a["type"] == "trade" and a["target"] == 2 for a in GAME.legal(s, 1))
+    assert not any(a["type"] == "trade" for a in GAME.legal(s, 2))
+    s.jail[2] = 0
+    s.offered = []
+    GAME.apply(s, 2, {"type": "trade", "target": 0, "give": ["shtyk"], "take": []})
+    s.jail[0] = 1  # jailed while the offer is open: it can only be declined
+    assert GAME.legal(s, 0).count({"type": "trade_decline", "seat": 2}) == 1
+    assert {"type": "trade_accept", "seat": 2} not in GAME.legal(s, 0)
+    assert error(s, 0, {"type": "trade_accept", "seat": 2}) == "trade_jailed"
+    assert conserved(s)
+
+
 def test_decrees_and_mandates_effects():
     """Deck cards: Декрет о национализации, о хлебе, об уничтожении сословий, об амнистии; Мандат
     наркома; Мандат на реквизицию."""
@@ -674,8 +793,10 @@ def test_views_hide_hands():
     v0, v1, spec, master = (GAME.view(s, x) for x in (0, 1, SPECTATOR, MASTER))
     assert v0["hand"] == s.hands[0] and "hands" not in v0 and "hand" not in spec
     assert master["hands"] == s.hands
-    public = {k: v for k, v in v0.items() if k not in ("me", "hand")}
-    assert public == {k: v for k, v in v1.items() if k not in ("me", "hand")} == spec
+    own = ("me", "hand", "my_trade", "trades_to_me")
+    public = {k: v for k, v in v0.items() if k not in own}
+    assert public == {k: v for k, v in v1.items() if k not in own} == spec
+    assert v0["my_trade"] is None and v0["trades_to_me"] == [] and "my_trade" not in spec
 
 
 def test_dice_are_seeded_and_replays_exact():

@@ -16,6 +16,7 @@ drive them: read GMCP ``Korchma.Game.Awaiting`` (the exact legal actions), answe
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import re
@@ -36,23 +37,28 @@ VERBS = {
            "discard": ["drop", "discard"], "sell": ["sell"], "equip": ["equip", "wear"], "place": ["enlist", "place"],
            "play": ["play", "use"], "hinder": ["hinder"], "speech": ["speech"], "offer": ["offer"],
            "accept": ["accept"], "revolt": ["revolt"], "counter": ["counter"], "arrest": ["arrest"],
-           "roll": ["roll"], "buyout": ["buyout"]},
+           "roll": ["roll"], "buyout": ["buyout"], "trade": ["trade", "swap"], "decline": ["decline", "reject"],
+           "withdraw": ["withdraw", "trade off", "trade cancel"]},
     "ru": {"draw": ["тянуть", "тяну"], "fight": ["бой", "драться"], "pass": ["пас", "бежать", "готов"],
            "end": ["конец", "закончить"], "discard": ["сбросить", "скинуть"], "sell": ["продать"],
            "equip": ["надеть"], "place": ["вступить", "стать"], "play": ["сыграть", "применить"],
            "hinder": ["помешать"], "speech": ["речь"], "offer": ["предложить"], "accept": ["принять"],
            "revolt": ["революция"], "counter": ["контра", "контрреволюция"], "arrest": ["арест"],
-           "roll": ["бросить", "кубик"], "buyout": ["откуп", "выкуп"]},
+           "roll": ["бросить", "кубик"], "buyout": ["откуп", "выкуп"], "trade": ["обмен", "обменять"],
+           "decline": ["отклонить"], "withdraw": ["отозвать", "обмен отмена"]},
     "uk": {"draw": ["тягнути"], "fight": ["бій"], "pass": ["пас", "тікати"], "end": ["кінець"],
            "discard": ["скинути"], "sell": ["продати"], "equip": ["вдягнути"], "place": ["вступити"],
            "play": ["зіграти"], "hinder": ["завадити"], "speech": ["промова"], "offer": ["запропонувати"],
            "accept": ["прийняти"], "revolt": ["революція"], "counter": ["контра"], "arrest": ["арешт"],
-           "roll": ["кинути"], "buyout": ["викуп"]},
+           "roll": ["кинути"], "buyout": ["викуп"], "trade": ["обмін", "обміняти"], "decline": ["відхилити"],
+           "withdraw": ["забрати", "обмін скасувати"]},
 }
 SIDE_WORDS = {"en": {"players": ["for"], "opponent": ["against"]},
               "ru": {"players": ["за", "игрокам"], "opponent": ["против", "противнику"]},
               "uk": {"players": ["за"], "opponent": ["проти"]}}
 EQUIPMENT = ("headgear", "footwear", "clothing", "weapon")
+GIVE_WORDS = {"en": ["give ", ""], "ru": ["даю ", "отдаю ", ""], "uk": ["даю ", "віддаю ", ""]}
+FOR_WORDS = {"en": ["for"], "ru": ["за", "на"], "uk": ["за"]}
 
 
 def deck():
@@ -138,6 +144,9 @@ def command_for(action: dict[str, Any], lang: str, names: list[str], view: dict[
     me = view.get("me")
     gear = list((view.get("gear") or [])[me]) if me is not None else []
     d = deck()
+    # While one's trade offer is open, its acceptance may reorder the hand at any moment: a
+    # steady player names cards instead of numbering them.
+    cw = functools.partial(card_word, number_ok=False) if steady and view.get("my_trade") else card_word
 
     def verb(key: str) -> str:
         return rng.choice(verbs[key])
@@ -158,33 +167,33 @@ def command_for(action: dict[str, Any], lang: str, names: list[str], view: dict[
     if kind == "fight":
         pool = [a["card"] for a in legal if a["type"] == "fight"]
         if rng.random() < 0.3:
-            return f"{verb('play')} {card_word(action['card'], hand, hand, lang, rng)}", action
-        return f"{verb('fight')} {card_word(action['card'], pool, hand, lang, rng)}", action
+            return f"{verb('play')} {cw(action['card'], hand, hand, lang, rng)}", action
+        return f"{verb('fight')} {cw(action['card'], pool, hand, lang, rng)}", action
     if kind == "discard":
-        return f"{verb('discard')} {card_word(action['card'], hand, hand, lang, rng)}", action
+        return f"{verb('discard')} {cw(action['card'], hand, hand, lang, rng)}", action
     if kind == "equip":
         pool = [c for c in hand if d.cards[c].category in EQUIPMENT]
         if rng.random() < 0.3:
-            return f"{verb('play')} {card_word(action['card'], hand, hand, lang, rng)}", action
-        return f"{verb('equip')} {card_word(action['card'], pool, hand, lang, rng)}", action
+            return f"{verb('play')} {cw(action['card'], hand, hand, lang, rng)}", action
+        return f"{verb('equip')} {cw(action['card'], pool, hand, lang, rng)}", action
     if kind == "place":
         pool = [c for c in hand if d.cards[c].category in ("class", "party")]
         if rng.random() < 0.3:
-            return f"{verb('play')} {card_word(action['card'], hand, hand, lang, rng)}", action
-        return f"{verb('place')} {card_word(action['card'], pool, hand, lang, rng)}", action
+            return f"{verb('play')} {cw(action['card'], hand, hand, lang, rng)}", action
+        return f"{verb('place')} {cw(action['card'], pool, hand, lang, rng)}", action
     if kind in ("sell", "buyout"):
         listed = hand + gear
         pool = [c for c in listed if d.cards[c].price is not None]
         taken: set[int] = set()
         if kind == "buyout" and rng.random() < 0.3 and not steady:
             return verb("buyout"), action  # no cards named: the suggested set, as legal lists it
-        words = [card_word(c, pool, listed, lang, rng, taken=taken) for c in action["cards"]]
+        words = [cw(c, pool, listed, lang, rng, taken=taken) for c in action["cards"]]
         if len(words) > 1 and rng.random() < 0.3:
             words = [f"«{w}»" if not w.lstrip("#").isdigit() else w for w in words]
         return f"{verb(kind)} {' '.join(words)}", action
     if kind == "arrest":
         target = who(action["target"], names, rng, lang)
-        card = card_word(action["card"], hand, hand, lang, rng)
+        card = cw(action["card"], hand, hand, lang, rng)
         if rng.random() < 0.5:
             return f"{verb('arrest')} {target} {card} {action['number']}", action
         return f"{verb('arrest')} {card} {target} {action['number']}", action
@@ -198,6 +207,26 @@ def command_for(action: dict[str, Any], lang: str, names: list[str], view: dict[
         if len(offers) == 1 and rng.random() < 0.4 and not steady:
             return verb("accept"), action
         return f"{verb('accept')} {who(action['seat'], names, rng, lang)}", action
+    if kind == "trade":
+        listed = hand + gear
+        pool = [c for c in listed if d.cards[c].price is not None]
+        taken: set[int] = set()
+        give = " ".join(cw(c, pool, listed, lang, rng, taken=taken) for c in action["give"])
+        text = f"{verb('trade')} {who(action['target'], names, rng, lang)} {rng.choice(GIVE_WORDS[lang])}{give}"
+        if action["take"]:
+            theirs = list(view["gear"][action["target"]])
+            worn = [c for c in theirs if d.cards[c].price is not None]
+            take = " ".join(cw(c, worn, theirs, lang, rng, number_ok=False) for c in action["take"])
+            text += f" {rng.choice(FOR_WORDS[lang])} {take}"
+        return text, action
+    if kind in ("trade_accept", "trade_decline"):
+        key = "accept" if kind == "trade_accept" else "decline"
+        offers = view.get("trades_to_me") or []
+        if len(offers) == 1 and rng.random() < 0.4 and not steady:
+            return verb(key), action
+        return f"{verb(key)} {who(action['seat'], names, rng, lang)}", action
+    if kind == "trade_withdraw":
+        return verb("withdraw"), action
     if kind == "speech":
         card = d.cards[action["card"]]
         text = card.speech["en"] if lang == "en" else action["text"]
@@ -208,39 +237,39 @@ def command_for(action: dict[str, Any], lang: str, names: list[str], view: dict[
         speeches = [c for c in hand if d.cards[c].category == "speech"]
         pick = rng.random()
         if action["side"] == "opponent" and pick < 0.2:
-            return f"{verb('hinder')} {card_word(action['card'], hand, hand, lang, rng)} {text}", expected
+            return f"{verb('hinder')} {cw(action['card'], hand, hand, lang, rng)} {text}", expected
         if pick < 0.45:
             return f"{verb('speech')} {side}{text}", expected
         if pick < 0.7:
-            return f"{verb('play')} {card_word(action['card'], hand, hand, lang, rng)} {side}{text}", expected
-        return f"{verb('speech')} {card_word(action['card'], speeches, hand, lang, rng)} {side}{text}", expected
+            return f"{verb('play')} {cw(action['card'], hand, hand, lang, rng)} {side}{text}", expected
+        return f"{verb('speech')} {cw(action['card'], speeches, hand, lang, rng)} {side}{text}", expected
     if kind == "play":
         card = d.cards[action["card"]]
-        word = card_word(action["card"], hand, hand, lang, rng)
+        word = cw(action["card"], hand, hand, lang, rng)
         if card.effect("counter"):
             counters = [a["card"] for a in legal if a["type"] == "play" and d.cards[a["card"]].effect("counter")]
             if len(set(counters)) == 1 and rng.random() < 0.5 and not steady:
                 return verb("counter"), action
             if rng.random() < 0.5:
-                return f"{verb('counter')} {card_word(action['card'], counters, hand, lang, rng)}", action
+                return f"{verb('counter')} {cw(action['card'], counters, hand, lang, rng)}", action
             return f"{verb('play')} {word}", action
         if card.effect("revolution"):
             revs = [c for c in hand if d.cards[c].category == "revolution"]
             if len(set(revs)) == 1 and rng.random() < 0.3:
                 return verb("revolt"), action
             if rng.random() < 0.5:
-                return f"{verb('revolt')} {card_word(action['card'], revs, hand, lang, rng)}", action
+                return f"{verb('revolt')} {cw(action['card'], revs, hand, lang, rng)}", action
             return f"{verb('play')} {word}", action
         if "target" in action:
             target = who(action["target"], names, rng, lang)
             their = list(view["gear"][action["target"]])
-            item = card_word(action["item"], their, their, lang, rng, number_ok=False)
+            item = cw(action["item"], their, their, lang, rng, number_ok=False)
             worn = [c for s, g in enumerate(view["gear"]) if s != me for c in g]
             owners = [s for s, g in enumerate(view["gear"]) if s != me and action["item"] in g]
             pick = rng.random()
             if pick < 0.5:
                 return f"{verb('play')} {word} {target} {item}", action
-            item_any = card_word(action["item"], worn, [], lang, rng, number_ok=False)
+            item_any = cw(action["item"], worn, [], lang, rng, number_ok=False)
             if len(owners) == 1 and pick < 0.7:
                 return f"{verb('play')} {word} {item_any}", action
             return f"{verb('play')} {word} {item_any} {target}", action
@@ -312,7 +341,7 @@ def sent(monkeypatch) -> list[dict[str, Any]]:
 
 ALL_SHAPES = {"draw", "draw_hidden", "fight", "end", "discard", "sell", "arrest", "roll", "buyout", "equip",
               "place", "play", "play_side", "play_steal", "play_counter", "play_revolution", "speech", "offer",
-              "accept", "pass"}
+              "accept", "pass", "trade", "trade_accept", "trade_decline", "trade_withdraw"}
 
 
 def _shape(action: dict[str, Any]) -> str:
@@ -354,8 +383,10 @@ async def test_every_legal_action_has_a_verb(sent):
                     for action in legal:
                         by_shape.setdefault(_shape(action), []).append(action)
                     for shape, actions in by_shape.items():
-                        for action in rng.sample(actions, min(2, len(actions))):
-                            for lang in LANGS:
+                        # trades are offered from every seat at most steps: one sample, one language
+                        many = 1 if shape == "trade" else 2
+                        for action in rng.sample(actions, min(many, len(actions))):
+                            for lang in ((rng.choice(LANGS),) if shape == "trade" else LANGS):
                                 text, expected = command_for(action, lang, names, view, legal, rng)
                                 sent.clear()
                                 await _typed(table, seat, text)
@@ -491,9 +522,59 @@ async def test_verbs_say_what_is_wrong(sent):
                 "hand_limit", "no_tenth_level", "too_cheap", "no_price", "not_ruling", "already_arrested",
                 "bad_target", "target_jailed", "bad_number", "jailed", "not_jailed", "no_helper_slot",
                 "already_offered", "no_such_offer", "bad_share", "bad_side", "speech_mismatch", "no_party",
-                "no_fight", "not_fighter", "no_item", "bad_option", "bad_deck"):
+                "no_fight", "not_fighter", "no_item", "bad_option", "bad_deck", "trade_not_now", "trade_open",
+                "trade_once", "trade_jailed"):
         for lang in LANGS:
             assert f"revolution.error.{key}" in catalog(lang), (lang, key)
+
+
+async def test_trade_verbs(sent):
+    """`trade NAME give CARD... for CARD...` (and обмен / обмін), a gift, an item named that the
+    other may hold in hand, accept / decline a trade, withdraw; `обмен` is Coup's exchange only at
+    a Coup table."""
+    from commands.base import CommandError
+    from games.revolution import GAME as ENGINE
+
+    state, table = _position(lambda s: s.stage in ("choose", "end") and not any(s.jail))
+    me, other = state.active, (state.active + 1) % 4
+    for seat in (me, other):
+        for cid in list(state.hands[seat]) + list(state.gear[seat]):
+            (state.hands[seat] if cid in state.hands[seat] else state.gear[seat]).remove(cid)
+            (state.turn_discard if deck().cards[cid].deck == "turn" else state.loot_discard).append(cid)
+    for cid, seat, where in (("nagan", me, "hand"), ("paek", me, "hand"), ("kozhanka", me, "gear"),
+                             ("maxim", other, "gear")):
+        for pile in (state.loot_deck, state.loot_discard) + tuple(state.hands) + tuple(state.gear):
+            if cid in pile:
+                pile.remove(cid)
+                break
+        (state.hands[seat] if where == "hand" else state.gear[seat]).append(cid)
+    name = table.seats[other].name
+    for text, give, take in ((f"trade {name} give nagant, ration for maxim", ["nagan", "paek"], ["maxim"]),
+                             (f"обмен {name} даю наган кожанку на максим", ["nagan", "kozhanka"], ["maxim"]),
+                             (f"обмін {name} 3", ["kozhanka"], []),
+                             (f"trade {name} give 1 for mauser", ["nagan"], ["mauser"])):
+        sent.clear()
+        await _typed(table, me, text)
+        assert sent == [{"type": "trade", "target": other, "give": give, "take": take}], (text, sent)
+    with pytest.raises(CommandError) as err:
+        await _typed(table, me, "withdraw")
+    assert err.value.message.key == "revolution.cmd.no_own_trade"
+    with pytest.raises(CommandError) as err:
+        await _typed(table, other, "accept")
+    assert err.value.message.key == "revolution.cmd.nothing_to_accept"
+    ENGINE.apply(state, me, {"type": "trade", "target": other, "give": ["nagan"], "take": ["maxim"]})
+    for text, who_types, expected in (("accept", other, {"type": "trade_accept", "seat": me}),
+                                      ("принять", other, {"type": "trade_accept", "seat": me}),
+                                      ("decline", other, {"type": "trade_decline", "seat": me}),
+                                      (f"відхилити {table.seats[me].name}", other, {"type": "trade_decline", "seat": me}),
+                                      ("withdraw", me, {"type": "trade_withdraw"}),
+                                      ("обмен отмена", me, {"type": "trade_withdraw"}),
+                                      ("отозвать", me, {"type": "trade_withdraw"})):
+        sent.clear()
+        await _typed(table, who_types, text)
+        assert sent == [expected], (text, sent)
+    ENGINE.apply(state, other, {"type": "trade_accept", "seat": me})
+    assert "maxim" in state.hands[me] and "nagan" in state.hands[other]
 
 
 async def test_engine_errors_read_with_card_names(monkeypatch):
@@ -539,6 +620,7 @@ def test_verbs_do_not_break_other_games():
     for verb, mine, coup_key, whispers_key in (("pass", "done", "allow", "pass"),
                                                ("сбросить", "drop", "lose", "discard"),
                                                ("play", "play", None, "place"),
+                                               ("обмен", "trade", "exchange", None),
                                                ("look", "look", "look", "look"),
                                                ("hand", "hand", "hand", "hand"),
                                                ("карты", "hand", "hand", "hand")):
@@ -631,6 +713,16 @@ EVENT_SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("revolution.stolen", {"seat": 0, "target_seat": 1, "card": "maxim"}),
     ("revolution.class_gone", {"seat": 1, "card": "class_sailor"}),
     ("revolution.winner", {"seat": 0}),
+    ("revolution.trade_offer", {"seat": 0, "target_seat": 1, "give_n": 2, "take_n": 1}),
+    ("revolution.trade_offer", {"seat": 0, "target_seat": 1, "give_n": 1, "take_n": 0}),
+    ("revolution.trade_terms", {"seat": 0, "other_seat": 1, "gives": ["nagan", "paek"], "gets": ["maxim"]}),
+    ("revolution.trade_terms", {"seat": 0, "other_seat": 1, "gives": ["nagan"], "gets": []}),
+    ("revolution.trade_asked", {"seat": 1, "other_seat": 0, "gives": ["maxim"], "gets": ["nagan", "paek"]}),
+    ("revolution.traded", {"seat": 1, "offerer_seat": 0, "gave_n": 1, "got_n": 2}),
+    ("revolution.trade_done", {"seat": 1, "other_seat": 0, "gave": ["maxim"], "got": ["nagan", "paek"]}),
+    ("revolution.trade_declined", {"seat": 1, "offerer_seat": 0}),
+    ("revolution.trade_withdrawn", {"seat": 0, "target_seat": 1}),
+    ("revolution.trade_closed", {"seat": 0, "target_seat": 1}),
 ]
 
 
@@ -670,7 +762,9 @@ def test_every_event_renders_per_reader_and_survives_json():
                     if lang == "uk":
                         name = d.cards[raw[card_key]].name.get("uk") or d.cards[raw[card_key]].name["en"]
                     assert name in text, (lang, key, text)
-            if "seat" in raw and key not in ("revolution.dealt", "revolution.got", "revolution.arrest_number"):
+            if "seat" in raw and key not in ("revolution.dealt", "revolution.got", "revolution.arrest_number",
+                                             "revolution.trade_terms", "revolution.trade_asked",
+                                             "revolution.trade_done"):
                 assert names[raw["seat"]] in text, (lang, key, text)
 
     def render(lang: str, key: str, raw: dict[str, Any]) -> str:

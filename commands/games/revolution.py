@@ -20,7 +20,12 @@ name. Side words: for / за / players / игрокам — the players; against
   hinder CARD [TEXT] | помешать         a fight card (or a speech) for the opponent
   speech [CARD] [for|against] TEXT      read a speech in a fight (the card may be found by its text)
   offer [NAME] SHARE | предложить       offer to help the fighter for SHARE loot cards
-  accept [NAME] | принять               take a help offer
+  accept [NAME] | принять               take a help offer (in a fight) or a trade offered to you
+  trade NAME give CARD... [for CARD...] | обмен ИМЯ даю КАРТА... [за КАРТА...]
+                                        offer priced cards (hand or equipment) for the other's
+                                        priced cards, or as a gift (no `for`); not in a fight
+  decline [NAME] | отклонить            refuse a trade offered to you
+  withdraw | отозвать, trade off        take back your open trade offer
   revolt [CARD] | революция             play a revolution card
   counter [CARD] | контра               play the counter-revolution of the open window
   arrest NAME CARD N | арест ИМЯ КАРТА N   ruling party: discard CARD, secret number N (1-6)
@@ -191,6 +196,14 @@ class Seat(GameSeat):
         if found:  # a number or name of a card that is not of the kind asked for
             return CommandError("revolution.cmd.not_that_card", card=card_list(self.deck, found),
                                 cards=self.pool_list(pool, numbered_list))
+        if self.deck is not None and number_of(word) is None:
+            # A card of the deck named exactly that is not yours (any more: sold, traded, stolen).
+            # (by its name or a start of it; only where the cards asked for are one's own)
+            mine = self.hand + self.gear
+            named = self.find_card([word], list(self.deck.cards), [])[0] if all(c in mine for c in pool) else []
+            if named and not any(c in mine for c in named):
+                return CommandError("revolution.error.no_such_card",
+                                    card=card_list(self.deck, named[0] if len(named) == 1 else named))
         return CommandError("revolution.cmd.bad_card", word=word, cards=self.pool_list(pool, numbered_list))
 
     def pool_list(self, pool: list[str], numbered_list: list[str]) -> Any:
@@ -687,9 +700,12 @@ def parse_offer(seat: Seat, args: list[str]) -> dict[str, Any]:
 
 
 def parse_accept(seat: Seat, args: list[str]) -> dict[str, Any]:
+    """`accept [NAME]`: in a fight, the fighter takes a help offer; outside, a trade offered to you."""
     fight = seat.view.get("fight")
     if not isinstance(fight, dict) or seat.view.get("stage") != "fight":
-        raise CommandError("revolution.error.no_fight")
+        if seat.view.get("trades_to_me"):
+            return parse_trade_answer(seat, args, "trade_accept")
+        raise CommandError("revolution.cmd.nothing_to_accept")
     offers = sorted(int(s) for s in (fight.get("offers") or {}))
     words = [w for w in _words(args) if fold(w) not in CONNECTORS]
     if not words:
@@ -699,6 +715,94 @@ def parse_accept(seat: Seat, args: list[str]) -> dict[str, Any]:
             raise CommandError("revolution.error.no_such_offer")
         raise CommandError("revolution.cmd.which_offer", names=seat.names(offers))
     return {"type": "accept", "seat": seat.player(words[0], offers)}
+
+
+# -- trades -------------------------------------------------------------------------------------
+
+WITHDRAW_VERBS = {"withdraw", "отозвать", "забрати"}
+WITHDRAW_WORDS = {"off", "cancel", "withdraw", "back", "отмена", "отменить", "отозвать", "скасувати", "забрати"}
+GIVE_WORDS = {"give", "gives", "giving", "offer", "даю", "отдаю", "дам", "отдам", "віддаю", "віддам"}
+FOR_WORDS = {"for", "за", "на", "взамен", "навзамін"}
+
+
+def parse_trade(seat: Seat, rest: str) -> dict[str, Any]:
+    """`trade NAME [give] CARD... [for CARD...]`: your priced cards (by number in your hand list,
+    equipment numbered on, or by name) for the other's priced cards (their equipment, or any card
+    by its name: they may hold it in hand), or for nothing (a gift)."""
+    toks = tokens((rest or "").replace(",", " "))
+    words = [w for w, _ in toks if fold(w) or number_of(w) is not None]
+    view = seat.view
+    targets = sorted({a["target"] for a in seat.of_type("trade")})
+    if len(words) > 1 and fold(words[0]) in CONNECTORS:
+        words = words[1:]  # `обмен с Борисом ...`
+    if len(words) < 2:
+        if not targets and view.get("stage") in ("fight", "counter"):
+            raise CommandError("revolution.error.trade_not_now")
+        raise CommandError("revolution.cmd.trade_usage", names=seat.names(targets))
+    target = seat.player(words[0], targets)
+    if target == seat.number:
+        raise CommandError("revolution.error.bad_target")
+    words = words[1:]
+    if words and fold(words[0]) in GIVE_WORDS:
+        words = words[1:]
+    split = next((i for i, w in enumerate(words) if fold(w) in FOR_WORDS), None)
+    give_words = words if split is None else words[:split]
+    take_words = [] if split is None else words[split + 1:]
+    if not give_words or (split is not None and not take_words):
+        raise CommandError("revolution.cmd.trade_usage", names=seat.names(targets))
+    listed = seat.hand + seat.gear
+    pool = [c for c in listed if seat.deck is not None and seat.deck.cards[c].price is not None]
+    give = _card_run(seat, give_words, pool, listed)
+    take: list[str] = []
+    if take_words:
+        gear = view.get("gear") or []
+        theirs = list(gear[target]) if target < len(gear) else []
+        worn = [c for c in theirs if seat.deck.cards[c].price is not None]
+        try:
+            take = _card_run(seat, take_words, worn, theirs)
+        except CommandError:
+            # any priced card by name: they may hold it in hand (copies may be named twice)
+            priced = [c for c, card in seat.deck.cards.items() if card.price is not None]
+            take = _card_names(seat, take_words, priced)
+    return {"type": "trade", "target": target, "give": give, "take": take}
+
+
+def _card_names(seat: Seat, words: list[str], pool: list[str]) -> list[str]:
+    """Cards by name among ``pool`` (no numbers; a card may be named twice for two copies)."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if fold(words[i]) in CONNECTORS or fold(words[i]) in {"and", "и", "і", "та"}:
+            i += 1
+            continue
+        span = seat.card_span(words, pool, [], start=i)
+        if span is None:
+            found, _ = seat.find_card([words[i]], pool, [])
+            if found:  # a start of several names: none of them is worn by the other player
+                raise CommandError("revolution.error.no_item", card=card_list(seat.deck, found))
+            raise seat.card_error(words[i], pool, [])
+        out.append(span[0])
+        i += span[1]
+    return out
+
+
+def parse_trade_answer(seat: Seat, args: list[str], kind: str) -> dict[str, Any]:
+    """`accept [NAME]` / `decline [NAME]`: a trade offered to you (the name when several)."""
+    offers = [o["seat"] for o in seat.view.get("trades_to_me") or []]
+    if not offers:
+        raise CommandError("revolution.cmd.no_trade_offer")
+    words = [w for w in _words(args) if fold(w) not in CONNECTORS]
+    if not words:
+        if len(offers) == 1:
+            return {"type": kind, "seat": offers[0]}
+        raise CommandError("revolution.cmd.which_offer", names=seat.names(offers))
+    return {"type": kind, "seat": seat.player(words[0], offers)}
+
+
+def parse_withdraw(seat: Seat, args: list[str]) -> dict[str, Any]:
+    if not seat.view.get("my_trade"):
+        raise CommandError("revolution.cmd.no_own_trade")
+    return {"type": "trade_withdraw"}
 
 
 # -- power and jail ----------------------------------------------------------------------------
@@ -826,6 +930,22 @@ async def accept(ctx: Ctx) -> None:
     await act(ctx, seat, parse_accept(seat, ctx.args))
 
 
+@command("trade", "swap", "обмен", "обменять", "обменяться", "обмін", "обміняти", "міняю", "withdraw",
+         "отозвать", "забрати", game=GAME, completes=("player",))
+async def trade(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    if fold(ctx.verb) in WITHDRAW_VERBS or [fold(w) for w in ctx.args] in ([w] for w in WITHDRAW_WORDS):
+        await act(ctx, seat, parse_withdraw(seat, ctx.args))
+        return
+    await act(ctx, seat, parse_trade(seat, ctx.rest))
+
+
+@command("decline", "reject", "отклонить", "отвергнуть", "відхилити", game=GAME, completes=("player",))
+async def decline(ctx: Ctx) -> None:
+    seat = Seat(ctx)
+    await act(ctx, seat, parse_trade_answer(seat, ctx.args, "trade_decline"))
+
+
 @command("revolt", "революция", "революція", "восстание", "повстання", game=GAME)
 async def revolt(ctx: Ctx) -> None:
     seat = Seat(ctx)
@@ -864,4 +984,5 @@ async def buyout(ctx: Ctx) -> None:
 
 __all__ = ["Seat", "parse_draw", "parse_fight", "parse_end", "parse_done", "parse_drop", "parse_sell",
            "parse_buyout", "parse_roll", "parse_equip", "parse_enlist", "parse_play", "parse_speech",
-           "parse_offer", "parse_accept", "parse_arrest", "fold", "tokens"]
+           "parse_offer", "parse_accept", "parse_arrest", "parse_trade", "parse_trade_answer", "parse_withdraw",
+           "fold", "tokens"]

@@ -11,6 +11,10 @@ from the ``rng`` it is given. Every answer is one element of ``legal``.
   or escapes with a card when it cannot win; others offer help for half the loot when their attack
   tips the fight (never to a fighter who would reach level 10), and hinder a fighter who leads or
   would reach level 10.
+* Trades (outside fights): an open offer to the bot is accepted when what it gets is worth, by
+  price, at least what it gives, else declined; on its own turn it sometimes offers an item from
+  its hand that it will not wear (or other priced loot) for a better item another player wears
+  that costs no more.
 * Counter window: a counter that brings its own party back, or removes another ruling party.
 
 ``easy`` takes a random legal action 30% of the time.
@@ -57,7 +61,42 @@ def _choose(view: dict[str, Any], legal: list[Action], rng: Any) -> Action:
         return _counter(view, legal)
     if stage == "fight":
         return _fight(view, legal, deck)
-    return _own_turn(view, legal, deck)
+    answer = _trade_answer(view, legal, deck)
+    if answer is not None:
+        return answer
+    return _own_turn(view, legal, deck, rng)
+
+
+def _value(deck, cards: list[str]) -> int:
+    return sum(deck.cards[c].price or 0 for c in cards)
+
+
+def _trade_answer(view: dict[str, Any], legal: list[Action], deck) -> Action | None:
+    """An open trade offer to this bot: accept it when what it gets is worth (by price) at least
+    what it gives, else decline."""
+    for offer in view.get("trades_to_me") or []:
+        accept = {"type": "trade_accept", "seat": offer["seat"]}
+        if accept in legal and _value(deck, offer["give"]) >= _value(deck, offer["take"]):
+            return accept
+        decline = {"type": "trade_decline", "seat": offer["seat"]}
+        if decline in legal:
+            return decline
+    return None
+
+
+def _trade_offer(view: dict[str, Any], legal: list[Action], deck, rng: Any) -> Action | None:
+    """Now and then: a priced card in hand (not an item the bot would wear), for an item another
+    player wears that would serve the bot better and costs no more (a fair trade by price, which
+    a bot accepts)."""
+    me = view["me"]
+    offers = [a for a in legal if a["type"] == "trade" and len(a["take"]) == 1 and len(a["give"]) == 1
+              and a["give"][0] in view.get("hand", [])
+              and not (deck.cards[a["give"][0]].category in EQUIPMENT and _better_item(view, deck, a["give"][0], me))
+              and _better_item(view, deck, a["take"][0], me)
+              and (deck.cards[a["take"][0]].price or 0) <= (deck.cards[a["give"][0]].price or 0)]
+    if not offers or rng.random() >= 0.5:
+        return None
+    return max(offers, key=lambda a: (_item_value(view, deck, a["take"][0], me), -a["target"]))
 
 
 def _counter(view: dict[str, Any], legal: list[Action]) -> Action:
@@ -173,7 +212,7 @@ def _better_item(view, deck, cid: str, me: int) -> bool:
     return new > lost
 
 
-def _own_turn(view: dict[str, Any], legal: list[Action], deck) -> Action:
+def _own_turn(view: dict[str, Any], legal: list[Action], deck, rng: Any = None) -> Action:
     me = view["me"]
     levels = view["levels"]
     stage = view["stage"]
@@ -216,6 +255,10 @@ def _own_turn(view: dict[str, Any], legal: list[Action], deck) -> Action:
             best = max((x for x in legal if x["type"] == "play" and x["card"] == a["card"] and x["target"] == leader),
                        key=lambda x: deck.cards[x["item"]].price or 0)
             return best
+    if stage in ("choose", "end") and view.get("active") == me:
+        offer = _trade_offer(view, legal, deck, rng)
+        if offer is not None:
+            return offer
     arrests = [a for a in legal if a["type"] == "arrest" and a["target"] == leader and a["number"] == 2]
     if arrests and levels[leader] >= levels[me]:
         return min(arrests, key=lambda a: _keep_value(deck, a["card"]))

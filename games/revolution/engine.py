@@ -26,6 +26,8 @@ RULING_BONUS = 2
 BUYOUT = 500
 LEVEL_PRICE = 1000
 OWN_STAGES = ("open", "choose", "end")
+TRADE_STAGES = ("jail", "open", "choose", "end")
+TRADE_MAX = 10  # cards on either side of one trade offer
 _BOT: list[Any] = [None]
 
 
@@ -74,6 +76,8 @@ class RevolutionState:
     win_turn_fight: bool = False
     wait_no: int = 0
     window: str = ""
+    trades: dict[int, dict[str, Any]] = field(default_factory=dict)  # offerer -> {target, give, take}
+    offered: list[int] = field(default_factory=list)  # seats that offered a trade this turn
 
     def copy(self) -> "RevolutionState":
         return copy.deepcopy(self)
@@ -180,7 +184,14 @@ class Revolution:
         if s.stage in ("fight", "counter"):
             return [Awaiting(seat, "reaction", s.reaction_seconds, PASS, s.window)
                     for seat in range(s.players) if seat not in s.passed]
-        return [Awaiting(s.active, "turn", s.turn_seconds, _default(s), s.window)]
+        out = [Awaiting(s.active, "turn", s.turn_seconds, _default(s), s.window)]
+        targets: list[int] = []
+        for offerer, t in s.trades.items():  # the target of an open trade offer answers it
+            if t["target"] != s.active and t["target"] not in targets:
+                targets.append(t["target"])
+                out.append(Awaiting(t["target"], "reaction", s.reaction_seconds,
+                                    {"type": "trade_decline", "seat": offerer}, s.window))
+        return out
 
     def outcome(self, state: RevolutionState) -> Outcome | None:
         if state.stage != "over" or state.winner is None:
@@ -202,6 +213,9 @@ class Revolution:
             "turn_discard": list(s.turn_discard), "loot_discard": list(s.loot_discard),
             "arrested": s.arrested, "attack": [_attack(s, x) for x in range(s.players)],
             "fight": None, "counter": None, "winner": s.winner,
+            "trades": [{"seat": o, "target": t["target"], "give_n": len(t["give"]), "take_n": len(t["take"])}
+                       for o, t in s.trades.items()],
+            "offered": list(s.offered),
         }
         f = s.fight
         if f is not None:
@@ -219,10 +233,17 @@ class Revolution:
         if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.players:
             v["me"] = viewer
             v["hand"] = list(s.hands[viewer])
+            mine = s.trades.get(viewer)
+            v["my_trade"] = ({"target": mine["target"], "give": list(mine["give"]), "take": list(mine["take"])}
+                             if mine else None)
+            v["trades_to_me"] = [{"seat": o, "give": list(t["give"]), "take": list(t["take"])}
+                                 for o, t in s.trades.items() if t["target"] == viewer]
         elif viewer == MASTER:
             v["hands"] = [list(h) for h in s.hands]
             v["turn_cards"] = list(s.turn_deck)
             v["loot_cards"] = list(s.loot_deck)
+            v["trade_cards"] = [{"seat": o, "target": t["target"], "give": list(t["give"]), "take": list(t["take"])}
+                                for o, t in s.trades.items()]
         return v
 
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
@@ -286,6 +307,8 @@ class Revolution:
                     if t != seat and not s.jail[t]:
                         for c in distinct:
                             out += [{"type": "arrest", "target": t, "card": c, "number": n} for n in range(1, 7)]
+        if st in TRADE_STAGES:
+            out += _legal_trades(s, seat)
         if jailed:
             buy = _buyout_set(s, seat)
             if buy:
@@ -611,6 +634,67 @@ def _legal_play(s: RevolutionState, seat: int, card: D.Card) -> list[Action]:
     return [{"type": "play", "card": card.id}]
 
 
+def _holds(s: RevolutionState, seat: int, cards: list[str]) -> bool:
+    """Whether the seat holds all these cards (hand or equipment, copies counted)."""
+    have = s.hands[seat] + s.gear[seat]
+    return all(have.count(c) >= n for c, n in _counts(cards).items())
+
+
+def _counts(cards: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _can_offer(s: RevolutionState, seat: int) -> bool:
+    return (s.stage in TRADE_STAGES and not s.jail[seat] and seat not in s.trades and seat not in s.offered)
+
+
+def _acceptable(s: RevolutionState, offerer: int, t: dict[str, Any]) -> bool:
+    target = t["target"]
+    return (s.stage in TRADE_STAGES and not s.jail[offerer] and not s.jail[target]
+            and _holds(s, offerer, t["give"]) and _holds(s, target, t["take"]))
+
+
+def _legal_trades(s: RevolutionState, seat: int) -> list[Action]:
+    """Representative offers (any valid offer is accepted by apply): to each other seat not in
+    jail, a gift of one's cheapest priced card, and for each priced item that seat wears, one's
+    cheapest priced card worth at least as much (else the most expensive); hand cards are used
+    before worn ones. Then the answers to open offers."""
+    out: list[Action] = []
+    if _can_offer(s, seat):
+        mine = [c for c in dict.fromkeys(s.hands[seat]) if _price(s, c) is not None] or \
+               [c for c in dict.fromkeys(s.gear[seat]) if _price(s, c) is not None]
+        if mine:
+            by_price = sorted(mine, key=lambda c: _price(s, c))
+            for target in range(s.players):
+                if target == seat or s.jail[target]:
+                    continue
+                out.append({"type": "trade", "target": target, "give": [by_price[0]], "take": []})
+                for g in dict.fromkeys(s.gear[target]):
+                    price = _price(s, g)
+                    if price is None:
+                        continue
+                    give = next((c for c in by_price if _price(s, c) >= price), by_price[-1])
+                    out.append({"type": "trade", "target": target, "give": [give], "take": [g]})
+    if seat in s.trades:
+        out.append({"type": "trade_withdraw"})
+    for offerer, t in s.trades.items():
+        if t["target"] == seat:
+            if _acceptable(s, offerer, t):
+                out.append({"type": "trade_accept", "seat": offerer})
+            out.append({"type": "trade_decline", "seat": offerer})
+    return out
+
+
+def _close_trades(s: RevolutionState, events: list[Event]) -> None:
+    """Every open offer ends (the turn changed, a fight or a counter window began)."""
+    for offerer, t in list(s.trades.items()):
+        events.append(Event(EVERYONE, "revolution.trade_closed", {"seat": offerer, "target_seat": t["target"]}))
+    s.trades.clear()
+
+
 def _hinders(n: int, side: str) -> bool:
     return (n > 0) == (side == "opponent")
 
@@ -619,6 +703,8 @@ def _hinders(n: int, side: str) -> bool:
 
 
 def _start_turn(s: RevolutionState, events: list[Event]) -> None:
+    _close_trades(s, events)
+    s.offered = []
     s.turn_no += 1
     s.arrested = False
     s.fight = None
@@ -1005,10 +1091,107 @@ def _h_pass(s, seat, action, events):
         _close_counter(s)
 
 
+def _trade_cards(s: RevolutionState, cards: Any, owner: int | None) -> list[str]:
+    """A list of priced card ids (held by ``owner`` when given)."""
+    if not isinstance(cards, list) or len(cards) > TRADE_MAX:
+        raise err("bad_action")
+    deck = _deck(s)
+    for cid in cards:
+        if not isinstance(cid, str) or cid not in deck.cards:
+            raise err("no_such_card", card=cid)
+        if deck.cards[cid].price is None:
+            raise err("no_price", card=cid)
+    if owner is not None and not _holds(s, owner, cards):
+        missing = next(c for c, n in _counts(cards).items() if (s.hands[owner] + s.gear[owner]).count(c) < n)
+        raise err("no_such_card", card=missing)
+    return list(cards)
+
+
+def _h_trade(s, seat, action, events):
+    if s.stage not in TRADE_STAGES:
+        raise err("trade_not_now")
+    if s.jail[seat]:
+        raise err("trade_jailed")
+    target = action.get("target")
+    if not _is_int(target) or not 0 <= target < s.players or target == seat:
+        raise err("bad_target")
+    if s.jail[target]:
+        raise err("trade_jailed")
+    if seat in s.trades:
+        raise err("trade_open")
+    if seat in s.offered:
+        raise err("trade_once")
+    give = _trade_cards(s, action.get("give"), seat)
+    if not give:
+        raise err("bad_action")
+    take = _trade_cards(s, action.get("take", []), None)
+    s.trades[seat] = {"target": target, "give": give, "take": take}
+    s.offered.append(seat)
+    events.append(Event(EVERYONE, "revolution.trade_offer", {"seat": seat, "target_seat": target,
+                                                             "give_n": len(give), "take_n": len(take)}))
+    events.append(Event(_ONLY[seat], "revolution.trade_terms", {"seat": seat, "other_seat": target,
+                                                                "gives": list(give), "gets": list(take)}))
+    events.append(Event(_ONLY[target], "revolution.trade_asked", {"seat": target, "other_seat": seat,
+                                                                  "gives": list(take), "gets": list(give)}))
+    _wait(s)  # the target's answer is awaited from now
+
+
+def _offer_to(s: RevolutionState, seat: int, action: Action) -> tuple[int, dict[str, Any]]:
+    offerer = action.get("seat")
+    t = s.trades.get(offerer) if _is_int(offerer) else None
+    if t is None or t["target"] != seat:
+        raise err("no_such_offer")
+    return offerer, t
+
+
+def _hand_first(s: RevolutionState, seat: int, cards: list[str]) -> None:
+    for cid in cards:
+        (s.hands[seat] if cid in s.hands[seat] else s.gear[seat]).remove(cid)
+
+
+def _h_trade_accept(s, seat, action, events):
+    offerer, t = _offer_to(s, seat, action)
+    if s.stage not in TRADE_STAGES:
+        raise err("trade_not_now")
+    if s.jail[seat]:
+        raise err("trade_jailed")
+    if s.jail[offerer]:
+        raise err("trade_jailed")
+    _trade_cards(s, t["give"], offerer)
+    _trade_cards(s, t["take"], seat)
+    give, take = t["give"], t["take"]
+    del s.trades[offerer]
+    _hand_first(s, offerer, give)
+    _hand_first(s, seat, take)
+    s.hands[seat] += give
+    s.hands[offerer] += take
+    events.append(Event(EVERYONE, "revolution.traded", {"seat": seat, "offerer_seat": offerer,
+                                                        "gave_n": len(take), "got_n": len(give)}))
+    events.append(Event(_ONLY[offerer], "revolution.trade_done", {"seat": offerer, "other_seat": seat,
+                                                                  "gave": list(give), "got": list(take)}))
+    events.append(Event(_ONLY[seat], "revolution.trade_done", {"seat": seat, "other_seat": offerer,
+                                                               "gave": list(take), "got": list(give)}))
+
+
+def _h_trade_decline(s, seat, action, events):
+    offerer, t = _offer_to(s, seat, action)
+    del s.trades[offerer]
+    events.append(Event(EVERYONE, "revolution.trade_declined", {"seat": seat, "offerer_seat": offerer}))
+
+
+def _h_trade_withdraw(s, seat, action, events):
+    t = s.trades.pop(seat, None)
+    if t is None:
+        raise err("no_such_offer")
+    events.append(Event(EVERYONE, "revolution.trade_withdrawn", {"seat": seat, "target_seat": t["target"]}))
+
+
 _HANDLERS = {"draw": _h_draw, "draw_hidden": _h_draw_hidden, "fight": _h_fight, "end": _h_end,
              "discard": _h_discard, "sell": _h_sell, "arrest": _h_arrest, "roll": _h_roll,
              "buyout": _h_buyout, "equip": _h_equip, "place": _h_place, "play": _h_play,
-             "speech": _h_speech, "offer": _h_offer, "accept": _h_accept, "pass": _h_pass}
+             "speech": _h_speech, "offer": _h_offer, "accept": _h_accept, "pass": _h_pass,
+             "trade": _h_trade, "trade_accept": _h_trade_accept, "trade_decline": _h_trade_decline,
+             "trade_withdraw": _h_trade_withdraw}
 
 
 # ------------------------------------------------------------------------------------ effects
@@ -1085,6 +1268,7 @@ def _revolution(s: RevolutionState, seat: int, card: D.Card, events: list[Event]
     s.ruling = party
     events.append(Event(EVERYONE, "revolution.revolution", {"seat": seat, "card": card.id, "party": party, "prev": prev}))
     events.append(Event(EVERYONE, "revolution.power", {"party": party}))
+    _close_trades(s, events)
     s.counter = {"level": 1, "card": card.id, "prev": prev, "party": party, "resume": s.stage}
     s.passed = []
     _set_stage(s, "counter")
@@ -1117,6 +1301,7 @@ def _close_counter(s: RevolutionState) -> None:
 
 
 def _start_fight(s: RevolutionState, seat: int, cid: str, from_hand: bool, events: list[Event]) -> None:
+    _close_trades(s, events)
     s.in_play.append(cid)
     s.fight = {"card": cid, "fighter": seat, "helper": None, "share": None, "offers": {}, "played": [],
                "pb": 0, "ob": 0, "auto": [], "from_hand": from_hand}

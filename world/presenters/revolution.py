@@ -1,6 +1,6 @@
 """How «Революция» reads: the table (every player's level, attack, class, party, equipment, hand
 size and jail term; the ruling party; the decks; the fight with its totals, helper, offers and the
-cards played in it; the counter-revolution window; who is awaited and until when), your hand with
+cards played in it; the counter-revolution window; open trade offers; who is awaited and until when), your hand with
 the numbers you may type and each card's text, and the card, party and class names inside events.
 
 Card names and texts live in the deck file (games/revolution/decks/<deck>.json), not in the
@@ -27,7 +27,7 @@ HOWS = ("roll", "buyout", "card", "term", "amnesty")
 PILES = ("turn", "loot")
 STAGES = ("jail", "open", "choose", "end", "fight", "counter", "over")
 CARD_PARAMS = ("card", "item")
-CARD_LIST_PARAMS = ("cards",)
+CARD_LIST_PARAMS = ("cards", "gives", "gets", "gave", "got")
 PARTY_PARAMS = ("party", "prev")
 
 
@@ -299,6 +299,27 @@ def counter_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
                 level=level, counter=card_name(deck, cid) if cid else "-")]
 
 
+def trade_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
+    """Open trade offers (who to whom, how many cards); the viewer's own offer and the offers to
+    them with the cards."""
+    trades = view.get("trades") or []
+    if not trades:
+        return []
+    items = [nested("revolution.view.trade_item", name=_name(table, t.get("seat")), target=_name(table, t.get("target")),
+                    give_n=t.get("give_n", 0), take_n=t.get("take_n", 0)) for t in trades if isinstance(t, dict)]
+    out = [msg("revolution.view.trades", items=nested_list(items))]
+    mine = view.get("my_trade")
+    if isinstance(mine, dict):
+        out.append(msg("revolution.view.my_trade", name=_name(table, mine.get("target")),
+                       gives=card_list(deck, list(mine.get("give") or [])),
+                       gets=card_list(deck, list(mine.get("take") or []))))
+    for offer in view.get("trades_to_me") or []:
+        out.append(msg("revolution.view.trade_to_me", name=_name(table, offer.get("seat")),
+                       gets=card_list(deck, list(offer.get("give") or [])),
+                       gives=card_list(deck, list(offer.get("take") or []))))
+    return out
+
+
 def stage_msg(table: "Table", view: dict[str, Any], deck: Any) -> Msg | None:
     stage = view.get("stage")
     if stage == "over":
@@ -324,6 +345,8 @@ def hint(view: dict[str, Any], seat: int | None) -> Msg:
         return msg("revolution.hint.fight")
     if stage == "counter":
         return msg("revolution.hint.counter")
+    if view.get("trades_to_me") and seat != view.get("active"):
+        return msg("revolution.hint.trade")
     if seat is not None and seat == view.get("active"):
         if stage == "end" and len(view.get("hand") or []) > view.get("hand_limit", 5):
             return msg("revolution.hint.over_limit", limit=view.get("hand_limit", 5),
@@ -342,6 +365,7 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
         out.append(seat_line(table, view, number, awaited, deck))
     out.extend(fight_lines(table, view, deck))
     out.extend(counter_lines(table, view, deck))
+    out.extend(trade_lines(table, view, deck))
     now = stage_msg(table, view, deck)
     if now is not None:
         out.append(now)
@@ -398,7 +422,7 @@ def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
              view.get("winner"))
     now = (view.get("stage"), tuple(view.get("hand") or ()), fight.get("card"), fight.get("helper"),
            fight.get("players_total"), fight.get("opponent_total"), len(fight.get("offers") or {}),
-           counter.get("level"))
+           counter.get("level"), len(view.get("trades") or []))
     return table, now
 
 
