@@ -50,7 +50,7 @@ def play(seed: int, players: int, level: str) -> int:
     steps = 0
     while outcome(state) is None:
         waits = awaiting(state)
-        seat = waits[0].seat if len(waits) == 1 else waits[rng.randrange(len(waits))].seat
+        seat = waits[0].seat if len(waits) == 1 else waits[int(rng.random() * len(waits))].seat
         action = bot(view(state, seat), legal(state, seat), rng, level)
         apply(state, seat, action)
         steps += 1
@@ -93,7 +93,7 @@ def breakdown(level: str, players: int, games: int) -> dict[str, float]:
                 break
             waits = GAME.awaiting(state)
             t2 = clock()
-            seat = waits[0].seat if len(waits) == 1 else waits[rng.randrange(len(waits))].seat
+            seat = waits[0].seat if len(waits) == 1 else waits[int(rng.random() * len(waits))].seat
             t3 = clock()
             legal = GAME.legal(state, seat)
             t4 = clock()

@@ -15,7 +15,7 @@ use the convention ``seat`` / ``seats`` / ``*_seat`` so the renderer can print p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Action = dict[str, Any]
 
@@ -63,13 +63,23 @@ class Audience:
         return False
 
 
-@dataclass(frozen=True)
-class Event:
-    """Something that happened. ``key`` names a catalog message; ``params`` fill it."""
-
+class _EventFields(NamedTuple):
     audience: Audience
     key: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any]
+
+
+class Event(_EventFields):
+    """Something that happened. ``key`` names a catalog message; ``params`` fill it.
+
+    Immutable like a frozen dataclass, but a tuple: a game makes about one per action, and a
+    tuple is made several times faster (an engine in a hurry may call
+    ``tuple.__new__(Event, (audience, key, params))``). ``params`` are read-only to everyone."""
+
+    __slots__ = ()
+
+    def __new__(cls, audience: Audience, key: str, params: dict[str, Any] | None = None) -> "Event":
+        return tuple.__new__(cls, (audience, key, {} if params is None else params))
 
     @property
     def is_whisper(self) -> bool:
@@ -77,8 +87,7 @@ class Event:
         return self.audience.kind in ("seats", "team")
 
 
-@dataclass(frozen=True)
-class Awaiting:
+class Awaiting(NamedTuple):
     """What the game waits for from one seat.
 
     ``kind`` is "turn", "reaction", "phase"...; ``seconds`` is the suggested duration (the
@@ -86,6 +95,8 @@ class Awaiting:
     when time runs out (None: the wait has no timeout). ``window`` names the wait (e.g.
     "round-3"): while the same window stays open its deadline does not move, even as some
     seats act; an empty window means "a new wait whenever the set of awaited seats grows".
+    Immutable (a tuple, made fast: ``tuple.__new__(Awaiting, (seat, kind, seconds, default,
+    window))``; engines make several per action).
     """
 
     seat: int

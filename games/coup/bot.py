@@ -140,27 +140,42 @@ def _turn_kinds(hand: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(kinds)
 
 
+# Turn actions without a target: a menu holds one of each, so the first found is the one.
+_UNTARGETED = frozenset(("income", "foreign_aid", "tax", "exchange"))
+
+
+def _pick(items: list, rng) -> Any:
+    """A seeded uniform pick (``int(random() * n)``: what ``rng.choice`` does, at a third of the cost)."""
+    return items[int(rng.random() * len(items))] if len(items) > 1 else items[0]
+
+
 def _easy_turn(view, legal, rng):
     me = view["viewer"]
     coins = view["coins"][me]
     if coins >= 7 and (coins >= 10 or rng.random() < 0.9):
         coups = [a for a in legal if a["type"] == "coup"]
         if coups:
-            return rng.choice(coups)
+            return _pick(coups, rng)
     kinds = _turn_kinds(tuple(view.get("hand", ())))
     if rng.random() < 0.05:  # a rare bluff, never of a role whose every copy it can see
-        kind = _BLUFFABLE[rng.randrange(5)]
+        kind = _BLUFFABLE[int(rng.random() * 5)]
         role = view["fifth"] if kind == "exchange" else CLAIM[kind]
         if not _impossible(view, role):
             kinds = (kind,)
-    kind = kinds[rng.randrange(len(kinds))]
-    choices = [a for a in legal if a["type"] == kind]
-    if kind == "steal":  # from someone who has coins, if anyone has
-        coins_of = view["coins"]
-        choices = [a for a in choices if coins_of[a["target"]]] or choices
+    kind = _pick(kinds, rng)
+    if kind in _UNTARGETED:
+        for action in legal:
+            if action["type"] == kind:
+                return action
+        choices = []
+    else:
+        choices = [a for a in legal if a["type"] == kind]
+        if kind == "steal":  # from someone who has coins, if anyone has
+            coins_of = view["coins"]
+            choices = [a for a in choices if coins_of[a["target"]]] or choices
     if not choices:  # e.g. assassinate without 3 coins, examine in an Ambassador game
         choices = [a for a in legal if a["type"] == "income"] or legal
-    return choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
+    return _pick(choices, rng)
 
 
 def _easy_challenge(view, legal, rng):
@@ -185,7 +200,7 @@ def _easy_block(view, legal, rng):
         if action["role"] in hand:
             return action
     if blocks and rng.random() < 0.05:
-        action = rng.choice(blocks)
+        action = _pick(blocks, rng)
         if not _impossible(view, action["role"]):
             return action
     return _first(legal, "allow") or legal[0]
@@ -213,7 +228,7 @@ def _easy_decide(view, legal, rng):
 
 def _easy_draft(view, legal, rng):
     if rng.random() < 0.5:
-        return rng.choice(legal)
+        return _pick(legal, rng)
     return _normal_draft(view, legal, rng)
 
 

@@ -21,8 +21,9 @@ answers each claim, and the runner asks ``awaiting``, ``legal`` and ``view`` aro
 So what stays the same for a whole wait is built once per wait and kept in the state's caches
 (``CoupState._clear_caches``; each wait has a number, ``wait_no``, so a cache knows when it is
 stale): the Awaiting objects (an answer drops its seat), a window's answers, the public part of
-the views. The seats after a seat are kept until someone is out; turn menus, which depend only
-on the seating, the seat and its coins, are built once for all games (``_MENUS``). Callers get
+the views. The seats after each seat and the turn menus depend only on the seating (the fifth
+role and who is alive), the seat and its coins: they are built once for all games (``_SEATINGS``)
+and a state holds the tables of its seating until someone is out. Callers get
 fresh lists and dicts at the top, but the dicts and lists inside them (actions in ``legal``,
 ``coins`` or ``face_up`` in a view, an event's params) may be shared between calls and games:
 treat them as read-only, as the presenters, the runner and the bots do.
@@ -30,7 +31,7 @@ treat them as read-only, as the presenters, the runner and the bots do.
 from __future__ import annotations
 
 import random
-from itertools import combinations, count
+from itertools import combinations
 from typing import Any
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
@@ -66,30 +67,29 @@ EVERYONE = Audience.everyone()
 _ONLY = [Audience.only(seat) for seat in range(8)]
 
 
-def _allow() -> Action:
-    return {"type": "allow"}
-
-
-# Awaiting and Event are frozen dataclasses (games/base.py): their __init__ sets each field
-# through object.__setattr__, slowly (about 0.6 us for an Awaiting), and a game makes about one
-# of each per action. _awaiting() and _event() fill the instance's __dict__ at once instead: the
-# same objects (equal, hashable, immutable to their users), made about twice as fast.
-_object_new = object.__new__
-_object_setattr = object.__setattr__
+# Awaiting and Event are tuples (games/base.py); a game makes about one of each per action, so
+# they are made with tuple.__new__ at once, without the keyword handling of their constructors.
+_tuple_new = tuple.__new__
 
 
 def _awaiting(seat: int, kind: str, seconds: float, default: Action, window: str) -> Awaiting:
-    wait = _object_new(Awaiting)
-    _object_setattr(wait, "__dict__", {"seat": seat, "kind": kind, "seconds": seconds, "default": default,
-                                       "window": window})
-    return wait
+    return _tuple_new(Awaiting, (seat, kind, seconds, default, window))
 
 
 def _event(audience: Audience, key: str, params: dict[str, Any]) -> Event:
-    event = _object_new(Event)
-    _object_setattr(event, "__dict__", {"audience": audience, "key": key, "params": params})
-    return event
+    return _tuple_new(Event, (audience, key, params))
 
+
+# A reaction window's answers (legal() hands out copies of these lists; the dicts are shared and
+# read-only, as every action dict that legal() returns).
+_ALLOW = {"type": "allow"}
+_CHALLENGE_REPLIES = ({"type": "challenge"}, _ALLOW)
+_BLOCK_REPLIES = {
+    fifth: {"foreign_aid": ({"type": "block", "role": "duke"}, _ALLOW),
+            "assassinate": ({"type": "block", "role": "contessa"}, _ALLOW),
+            "steal": ({"type": "block", "role": "captain"}, {"type": "block", "role": fifth}, _ALLOW)}
+    for fifth in ("ambassador", "inquisitor")
+}
 
 # The event of the most common action, one per seat for all games (events are immutable; their
 # params are read-only to everyone, as with every event).
@@ -100,8 +100,8 @@ _ALLOWED = tuple(_event(EVERYONE, "coup.allowed", {"seat": seat}) for seat in ra
 
 # The caches of CoupState: derived from the game data, never part of it (data() leaves them out,
 # copy() starts the twin without them).
-_CACHES = ("waits", "waits_no", "replies", "replies_no", "public", "public_no", "view_coins", "view_cards",
-           "seated", "seating", "others")
+_CACHES = ("waits", "waits_no", "public", "public_no", "view_coins", "view_cards",
+           "seated", "menus", "others")
 
 
 class CoupState:
@@ -175,18 +175,17 @@ class CoupState:
     def _clear_caches(self) -> None:
         """A cache marked with a wait number (``*_no``) is valid while ``wait_no`` is that number;
         ``view_coins`` and ``view_cards`` while the data they copy stays the same; ``others`` and
-        ``seating`` while ``alive`` equals ``seated``. Clearing them changes nothing but speed."""
+        ``menus`` (shared by all games of the seating) while ``alive`` equals ``seated``.
+        Clearing them changes nothing but speed."""
         self.waits: dict[int, Awaiting] = {}  # awaiting(): seat -> its Awaiting (answers drop out)
         self.waits_no = -1
-        self.replies: list[Action] = []  # legal() in a reaction window, the same for every seat
-        self.replies_no = -1
         self.public: tuple = ()  # view(): what _public() returns
         self.public_no = -1
         self.view_coins: list[int] | None = None  # view(): see _public()
         self.view_cards: tuple[list[list[str]], list[int], list[bool]] | None = None  # face_up, cards, alive
-        self.seated: list[bool] = []
-        self.seating = -1  # the number of (fifth, alive) as of ``seated`` in _SEATINGS
-        self.others: dict[int, list[int]] = {}  # _others_from(): seat -> the others, clockwise
+        self.seated: list[bool] = []  # ``alive`` as of ``menus`` and ``others``
+        self.menus: list[list[Action] | None] = []  # _turn_actions(): by seat * 4 + coin bracket
+        self.others: list[list[int] | None] = []  # _others_from(): by seat, the others clockwise
 
     def copy(self) -> "CoupState":
         """An independent twin (its own RNG in the same state): much faster than deepcopy."""
@@ -321,13 +320,9 @@ class Coup:
         if stage in WINDOWS:
             if seat not in s.order or seat in s.answered or seat in s.acted:
                 return []
-            if s.replies_no != s.wait_no:  # the same answers for every seat of the window
-                if stage == "block":
-                    s.replies = [{"type": "block", "role": role} for role in _block_roles(s)] + [_allow()]
-                else:
-                    s.replies = [{"type": "challenge"}, _allow()]
-                s.replies_no = s.wait_no
-            return s.replies.copy()
+            if stage == "block":  # the same answers for every seat of the window, for all games
+                return list(_BLOCK_REPLIES[s.fifth][s.action])
+            return list(_CHALLENGE_REPLIES)
         if stage == "turn":
             return _turn_actions(s).copy() if seat == s.active else []
         if stage == "lose":
@@ -546,7 +541,7 @@ def _others_from(s: CoupState, seat: int) -> list[int]:
     until someone is out (it may become a window's ``order``): never change it."""
     if s.seated != s.alive:
         _seating_changed(s)
-    others = s.others.get(seat)
+    others = s.others[seat]
     if others is None:
         n, alive = s.players, s.alive
         others = s.others[seat] = [x % n for x in range(seat + 1, seat + n) if alive[x % n]]
@@ -554,14 +549,13 @@ def _others_from(s: CoupState, seat: int) -> list[int]:
 
 
 def _seating_changed(s: CoupState) -> None:
-    """Someone is out (or a test seated the table anew): the lists built for the old seating go."""
+    """Someone is out (or a test seated the table anew): on to the tables of the new seating."""
     s.seated = s.alive.copy()
     seating = (s.fifth, tuple(s.alive))
-    number = _SEATINGS.get(seating)
-    if number is None:  # (count() and setdefault() keep the numbers unique even across threads)
-        number = _SEATINGS.setdefault(seating, next(_SEATING_NUMBERS))
-    s.seating = number  # a number rather than the tuple: the key of a turn menu hashes faster
-    s.others = {}
+    tables = _SEATINGS.get(seating)
+    if tables is None:  # (setdefault() keeps one pair of tables per seating even across threads)
+        tables = _SEATINGS.setdefault(seating, ([None] * 32, [None] * 8))
+    s.menus, s.others = tables
 
 
 def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: list[Event]) -> None:
@@ -891,13 +885,11 @@ def _waits(s: CoupState) -> dict[int, Awaiting]:
     react, window = s.reaction_seconds, s.window
     if stage in WINDOWS:
         answered, acted = s.answered, s.acted
-        allow = _allow()  # one default for the whole window: nobody changes an action dict
+        allow = _ALLOW  # one default for every window: nobody changes an action dict
         waits = {}
         for seat in s.order:  # _awaiting() written out: a window awaits up to seven seats
             if seat not in answered and seat not in acted:
-                wait = waits[seat] = _object_new(Awaiting)
-                _object_setattr(wait, "__dict__", {"seat": seat, "kind": "reaction", "seconds": react,
-                                                   "default": allow, "window": window})
+                waits[seat] = _tuple_new(Awaiting, (seat, "reaction", react, allow, window))
         return waits
     if stage == "lose":
         default = {"type": "lose", "role": s.lose_default}
@@ -959,13 +951,12 @@ def _public(s: CoupState) -> tuple[dict[str, Any], dict[str, Any] | None]:
 # ------------------------------------------------------------------------------------ lists
 
 
-# Turn menus by (fifth role and who is alive, seat, coin bracket): they depend on nothing else,
-# and games meet the same ones again and again, so each is built once for all games. Their action
+# Turn menus and the seats after each seat, by seating (the fifth role and who is alive): they
+# depend on nothing else, and games meet the same ones again and again, so each is built once for
+# all games. Per seating: the menus by seat * 4 + coin bracket, the others by seat. Their action
 # dicts are shared too, one per kind and target (_TURN_ACTION): never change them. At most 1,016
 # seatings x 8 seats x 4 brackets, a list of at most 32 references each (about 10 MB at worst).
-_MENUS: dict[tuple[int, int, int], list[Action]] = {}
-_SEATINGS: dict[tuple[str, tuple[bool, ...]], int] = {}  # (fifth, alive) -> its number
-_SEATING_NUMBERS = count()
+_SEATINGS: dict[tuple[str, tuple[bool, ...]], tuple[list[list[Action] | None], list[list[int] | None]]] = {}
 _TURN_ACTION = {kind: {"type": kind} for kind in ("income", "foreign_aid", "tax", "exchange")}
 _TARGETED_ACTIONS = {kind: [{"type": kind, "target": seat} for seat in range(8)] for kind in TARGETED}
 
@@ -977,10 +968,10 @@ def _turn_actions(s: CoupState) -> list[Action]:
     if s.seated != s.alive:
         _seating_changed(s)
     bracket = 0 if coins < ASSASSINATE_COST else 1 if coins < COUP_COST else 2 if coins < FORCED_COUP else 3
-    key = (s.seating, seat, bracket)
-    actions = _MENUS.get(key)
+    slot = seat * 4 + bracket
+    actions = s.menus[slot]
     if actions is None:
-        actions = _MENUS[key] = _build_turn_actions(s, seat, coins)
+        actions = s.menus[slot] = _build_turn_actions(s, seat, coins)
     return actions
 
 

@@ -693,12 +693,8 @@ class Mafia:
 
 
 def _new_awaiting(seat: int, seconds: float, window: str) -> Awaiting:
-    """``Awaiting(seat, "phase", seconds, READY, window)``, faster: a frozen dataclass's __init__
-    sets each field through object.__setattr__; this fills its __dict__ at once (as games/coup)."""
-    wait = object.__new__(Awaiting)
-    object.__setattr__(wait, "__dict__", {"seat": seat, "kind": "phase", "seconds": seconds, "default": READY,
-                                          "window": window})
-    return wait
+    """``Awaiting(seat, "phase", seconds, READY, window)``, made as the tuple it is, at once."""
+    return tuple.__new__(Awaiting, (seat, "phase", seconds, READY, window))
 
 
 def _is_seat(s: MafiaState, seat: Any) -> bool:
