@@ -124,6 +124,21 @@ async def start(ctx: Ctx) -> None:
     await run_table_op(ctx, ctx.world.tables.start(ctx.account))
 
 
+@command("rematch", "again", "реванш", "заново", "ещё", "знову", contexts={HALL, TABLE}, completes=("table",))
+async def rematch(ctx: Ctx) -> None:
+    """The same game again, with the same players, bots and options, at a new table: the first
+    to ask hosts it, the others' `rematch` seats them there (coup.md #4: in Coup the previous
+    winner starts)."""
+    number = _table_number(ctx) if ctx.args else None
+    table, new = await run_table_op(ctx, ctx.world.tables.rematch(ctx.account, number))
+    if new:
+        ctx.reply("table.rematch_opened", number=table.number, game=msg(f"game.{table.game_name}"),
+                  old=table.previous)
+    else:
+        ctx.reply("table.you_joined", number=table.number, game=msg(f"game.{table.game_name}"))
+    show_table(ctx, table)
+
+
 @command("bots", "боты", "боти", contexts={TABLE})
 async def bots(ctx: Ctx) -> None:
     if not ctx.args or not ctx.args[0].isdigit():

@@ -102,7 +102,8 @@ def total_coins(s: CoupState) -> int:
 
 
 def test_options():
-    defaults = {"role": "advisor", "challenge_order": "seat", "examine": "choose", "turn": 60, "reaction": 20}
+    defaults = {"role": "advisor", "challenge_order": "seat", "examine": "choose", "turn": 60, "reaction": 20,
+                "first": None}
     assert GAME.default_options == defaults
     assert GAME.validate_options(None) == defaults
     assert GAME.validate_options({"role": "Investigator", "turn": "90", "reaction": " 7 "}) == {
@@ -1020,3 +1021,34 @@ def test_public_events_do_not_depend_on_hidden_cards():
         a, b = GAME.apply(s, seat, action), GAME.apply(t, seat, action)
         assert [e for e in a if e.audience == EVERYONE] == [e for e in b if e.audience == EVERYONE]
         assert GAME.view(s, 0) == GAME.view(t, 0) and GAME.view(s, SPECTATOR) == GAME.view(t, SPECTATOR)
+
+
+# coup.md #4: "random in game 1, then the previous winner" (the table sets `first` on a rematch).
+def test_first_player_is_random_unless_the_table_names_the_previous_winner():
+    starts = {GAME.new(4, {}, seed).active for seed in range(40)}
+    assert starts == {0, 1, 2, 3}
+    for seed in range(10):
+        assert GAME.new(4, {"first": 3}, seed).active == 2
+        assert GAME.new(5, {"first": "1"}, seed).active == 0
+    assert GAME.validate_options({"first": "random"})["first"] is None
+
+
+def test_first_player_in_a_two_player_rematch_starts_with_one_coin():
+    # [2P] "the starting player begins with 1 coin" (seed 001), whoever starts.
+    s = GAME.new(2, {"first": 2}, 7)
+    assert s.active == 1 and s.coins == [2, 1]
+
+
+def test_first_player_out_of_range_is_refused():
+    for bad in (0, 9, "x", True, 2.5):
+        with pytest.raises(RuleError):
+            GAME.validate_options({"first": bad})
+    with pytest.raises(RuleError) as err:
+        GAME.new(3, {"first": 4}, 1)
+    assert err.value.params == {"name": "first", "value": 4}
+
+
+def test_a_rematch_keeps_the_options_but_not_who_started():
+    options = GAME.validate_options({"role": "investigator", "first": 2})
+    kept, seats = GAME.rematch_plan(options, 5)
+    assert seats == 5 and "first" not in kept and kept["role"] == "investigator"

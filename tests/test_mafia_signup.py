@@ -377,3 +377,13 @@ def test_help_for_roles_in_every_language():
     for lang in LANGS:
         for key in ("help.short.roles", "help.usage.roles", "rules.mafia_versions"):
             assert key in catalog(lang), (lang, key)
+
+
+def test_a_rematch_keeps_the_signup_but_deals_public_roles_again():
+    from games.mafia import GAME
+
+    options = GAME.validate_options({"signup": {"Анна": "Горец"}})
+    _, added = GAME.start_plan(options, 5, names=["Анна", "Boris", "Вера", "Глеб", "Дина"])
+    assert set(added) == {"public_roles"}
+    kept, seats = GAME.rematch_plan({**options, **added}, 5)
+    assert seats == 5 and "public_roles" not in kept and kept["signup"] == {"Анна": "Горец"}

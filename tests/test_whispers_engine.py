@@ -662,3 +662,15 @@ def test_awaiting():
     place(s, 3, 2)
     [other] = GAME.awaiting(s)
     assert other.seat == 1 and other.window != wait.window
+
+
+def test_a_rematch_leaves_the_peacekeepers_to_the_start_plan():
+    """A rematch of a cooperative table keeps the players' seats and options; the Peacekeepers
+    (§1.6) and ``peacekeepers_from`` come back from the start plan, not twice."""
+    options = GAME.validate_options({"peacekeepers": 4})
+    extra, added = GAME.start_plan(options, 2)
+    assert (extra, added) == (4, {"peacekeepers_from": 2})
+    played = {**options, **added}
+    kept, seats = GAME.rematch_plan(played, 2 + extra)
+    assert (kept, seats) == (options, 2)
+    assert GAME.rematch_plan(GAME.validate_options({}), 7) == (GAME.validate_options({}), 7)

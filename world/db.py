@@ -20,6 +20,7 @@ def _sqlite_pragmas(url: str) -> str:
 ADDED_COLUMNS = [
     ("game_table", "paused_seconds", "DOUBLE PRECISION"),
     ("game_table", "master", "VARCHAR(32)"),
+    ("game_table", "previous", "INTEGER"),
 ]
 
 

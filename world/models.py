@@ -78,6 +78,7 @@ class GameTable(Model):
     paused_seconds = fields.FloatField(null=True)  # a Master paused the clock with this much left
     master = fields.CharField(max_length=32, null=True)  # `open ... master=NAME`: the observer Master
     outcome = fields.JSONField(null=True)
+    previous = fields.IntField(null=True)  # a rematch: the number of the finished table it plays again
     created_at = fields.DatetimeField(auto_now_add=True)
     started_at = fields.DatetimeField(null=True)
     finished_at = fields.DatetimeField(null=True)

@@ -468,10 +468,12 @@ class TableRunner:
         winners = [table.seats[s].name for s in outcome.winners]
         record = {"winners": winners, "winner_seats": list(outcome.winners), "reason": outcome.reason,
                   "params": outcome.params}
+        table.outcome = record
         await GameTable.filter(id=table.number).update(state="finished", outcome=record,
                                                        finished_at=utcnow(), deadline_at=None)
         message = msg("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
         self.world.broadcast(table.room, message)
+        self.world.broadcast(table.room, msg("table.rematch_hint"))
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)

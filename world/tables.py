@@ -59,6 +59,8 @@ class Table:
     watchers: set[int] = field(default_factory=set)
     masters: set[int] = field(default_factory=set)  # watchers who are the observer Master
     master_name: str = ""  # who may take the Master's chair besides admins (`master=NAME` at open)
+    previous: int | None = None  # a rematch: the finished table it plays again
+    outcome: dict[str, Any] | None = None  # a finished table: its winners (see TableRunner._finish)
     game: Any = None  # the engine's state
     step: int = 0  # how many actions are in the log
     runner: Any = None
@@ -327,6 +329,7 @@ class TableManager:
         if len(table.seats) < table.engine.min_players:
             raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
         await self._apply_start_plan(table)
+        winner = await self._winner_starts(table)
         table.seed = secrets.randbits(62)
         runner = TableRunner(self, table)
         try:
@@ -336,8 +339,93 @@ class TableManager:
             raise TableError(err.key, **err.params) from err
         table.runner = runner
         await runner.begin()
+        if winner is not None:
+            self.world.broadcast(table.room, msg("table.winner_starts", name=winner))
         self.announce_tables()
         return table
+
+    async def _winner_starts(self, table: Table) -> str | None:
+        """coup.md #4: a rematch of a game whose engine says so (``winner_starts``) is begun by the
+        previous game's winner, when exactly one won and sits at this table; else the game draws
+        the first player as usual. Stored with the options, so a replay deals the same. Returns
+        the winner's name when they start."""
+        if not getattr(table.engine, "winner_starts", False) or table.previous is None:
+            return None
+        previous = await self._finished(table.previous)
+        winners = list((previous.outcome or {}).get("winners") or []) if previous else []
+        names = [s.name for s in table.seats]
+        first = names.index(winners[0]) + 1 if len(winners) == 1 and winners[0] in names else None
+        if table.options.get("first") != first:
+            table.options = {**table.options, "first": first}
+            await GameTable.filter(id=table.number).update(options=table.options)
+        return winners[0] if first is not None else None
+
+    # -- a rematch ----------------------------------------------------------------------------
+
+    async def _finished(self, number: int) -> Table | None:
+        """A finished table: in memory since it ended, or (after a restart) from the database."""
+        table = self.tables.get(number)
+        if table is not None:
+            return table if table.state_name == "finished" else None
+        row = await GameTable.get_or_none(id=number)
+        if row is None or row.state != "finished" or registry.get(row.game) is None:
+            return None
+        table = Table(number=row.id, game_name=row.game, engine=registry.get(row.game), options=row.options,
+                      host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state,
+                      master_name=row.master or "", previous=row.previous, outcome=row.outcome)
+        for seat in await Seat.filter(table_id=row.id).order_by("number"):
+            table.seats.append(SeatInfo(number=seat.number, name=seat.name, account_id=seat.account_id,
+                                        bot_level=seat.bot_level))
+        return table
+
+    async def rematch(self, account: Account, number: int | None = None) -> tuple[Table, bool]:
+        """The same game again with the same company: a new table with the old one's game,
+        options and bots, hosted by whoever asks first; the others who played are invited, and
+        their `rematch` seats them at that new table. Returns the table and whether it is new."""
+        current = self.table_of(account.id)
+        if number is None:
+            if current is None:
+                raise TableError("table.rematch_which")
+            number = current.number
+        old = await self._finished(number)
+        if old is None:
+            if number in self.tables and self.tables[number].state_name in ("open", "running"):
+                raise TableError("table.rematch_not_over", number=number)
+            raise TableError("table.no_such", number=number)
+        if old.seat_of(account.id) is None:
+            raise TableError("table.rematch_not_player", number=number)
+        if current is not None and current is not old:
+            raise TableError("table.already_at_table")
+        again = next((t for t in self.tables.values() if t.previous == old.number and t.state_name == "open"), None)
+        if again is not None:
+            if current is old:
+                self._exit(account.id)
+            return await self.join(account, again.number), False
+        hook = getattr(old.engine, "rematch_plan", None)
+        options, kept = hook(dict(old.options), len(old.seats)) if hook else (dict(old.options), len(old.seats))
+        if current is old:
+            self._exit(account.id)
+        row = await GameTable.create(game=old.engine.name, options=options, host=account.name,
+                                     seats_total=old.seats_total, state="open", master=old.master_name or None,
+                                     previous=old.number)
+        table = Table(number=row.id, game_name=old.engine.name, engine=old.engine, options=options,
+                      host=account.name, seats_total=old.seats_total, master_name=old.master_name,
+                      previous=old.number)
+        self.tables[table.number] = table
+        await self._sit(table, account)
+        for seat in old.seats[:kept]:
+            if seat.is_bot:  # the same bots, by name and level
+                seat_number = len(table.seats)
+                await Seat.create(table_id=table.number, number=seat_number, name=seat.name,
+                                  bot_level=seat.bot_level)
+                table.seats.append(SeatInfo(number=seat_number, name=seat.name, bot_level=seat.bot_level))
+        invite = msg("table.rematch_offered", name=account.name, number=table.number, old=old.number)
+        self.world.broadcast(old.room, invite, exclude=[account.id])
+        for seat in old.seats:
+            if seat.account_id not in (None, account.id) and not self.world.is_online(seat.account_id):
+                await self.world.keep(seat.account_id, invite, "game", table.number)
+        self.announce_tables()
+        return table, True
 
     async def update_options(self, table: Table, **updates: Any) -> None:
         """Change options of a table that has not started (sign-up choices such as a Mafia
@@ -403,7 +491,7 @@ class TableManager:
                 continue
             table = Table(number=row.id, game_name=row.game, engine=engine, options=row.options,
                           host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state,
-                          master_name=row.master or "")
+                          master_name=row.master or "", previous=row.previous)
             for seat in await Seat.filter(table_id=row.id).order_by("number"):
                 table.seats.append(SeatInfo(number=seat.number, name=seat.name,
                                             account_id=seat.account_id, bot_level=seat.bot_level))

@@ -225,7 +225,10 @@ class Coup:
     min_players = 2
     max_players = 8
     default_options: dict[str, Any] = {"role": "advisor", "challenge_order": "seat", "examine": "choose",
-                                       "turn": 60, "reaction": 20}
+                                       "turn": 60, "reaction": 20, "first": None}
+    # coup.md #4: the first game's first player is random, a later game's is the previous winner.
+    # The table sets ``first`` (a seat number from 1) on a rematch when the winner sits at it.
+    winner_starts = True
 
     # ----------------------------------------------------------------------------- setting up
 
@@ -245,9 +248,19 @@ class Coup:
                 result[name] = int_option(value, *TURN_LIMITS, name, "coup.error.bad_option")
             elif name == "reaction":
                 result[name] = int_option(value, *REACTION_LIMITS, name, "coup.error.bad_option")
+            elif name == "first":
+                random_words = ("", "random", "случайно", "випадково")
+                if value is None or (isinstance(value, str) and _word(value) in random_words):
+                    result[name] = None
+                else:
+                    result[name] = int_option(value, 1, self.max_players, name, "coup.error.bad_option")
             else:
                 _bad(name, value)
         return result
+
+    def rematch_plan(self, options: dict[str, Any], seats: int) -> tuple[dict[str, Any], int]:
+        """A rematch keeps the options and the seats; who starts is the table's to set again."""
+        return {k: v for k, v in options.items() if k != "first"}, seats
 
     def new(self, seats: int, options: dict[str, Any] | None, seed: int) -> CoupState:
         if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_players <= seats <= self.max_players:
@@ -262,7 +275,11 @@ class Coup:
         s.turn_seconds = opts["turn"]
         s.reaction_seconds = opts["reaction"]
         rng = s.rng = random.Random(seed)
-        s.active = rng.randrange(seats)  # the first player is random (#4)
+        s.active = rng.randrange(seats)  # the first player is random (#4) ...
+        if opts["first"] is not None:  # ... but in a rematch the previous winner starts (#4)
+            if opts["first"] > seats:
+                raise RuleError("coup.error.bad_option", name="first", value=opts["first"])
+            s.active = opts["first"] - 1
         s.coins = [2] * seats
         if seats == 2:
             # #26: three piles of one of each role; one pile is shuffled, each player gets one of its

@@ -411,6 +411,11 @@ class Mafia:
             public.append(name)
         return 0, {"public_roles": public}
 
+    def rematch_plan(self, options: dict[str, Any], seats: int) -> tuple[dict[str, Any], int]:
+        """A rematch keeps the options and the sign-up (each player's chosen public role); the
+        public roles are dealt again by the start plan."""
+        return {k: v for k, v in options.items() if k != "public_roles"}, seats
+
     def new(self, seats: int, options: dict[str, Any] | None, seed: int) -> MafiaState:
         if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_players <= seats <= self.max_players:
             raise _err("bad_option", name="players", value=seats)

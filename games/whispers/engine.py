@@ -158,6 +158,13 @@ class Whispers:
         opts = self.validate_options({k: v for k, v in (options or {}).items() if k != "peacekeepers_from"})
         return opts["peacekeepers"], {"peacekeepers_from": seats}
 
+    def rematch_plan(self, options: dict[str, Any], seats: int) -> tuple[dict[str, Any], int]:
+        """A rematch keeps the options and the seats of the players; the Peacekeepers that the
+        start plan seated (from ``peacekeepers_from`` on) are seated again by it at the start."""
+        first = options.get("peacekeepers_from")
+        kept = first if isinstance(first, int) and 0 < first <= seats else seats
+        return {k: v for k, v in options.items() if k != "peacekeepers_from"}, kept
+
     def new(self, seats: int, options: dict[str, Any] | None, seed: int) -> WhispersState:
         if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_players <= seats <= self.max_players:
             raise RuleError("whispers.error.bad_option", name="players", value=seats)
