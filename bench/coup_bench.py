@@ -11,7 +11,8 @@ the game has a winner. That is the engine (``awaiting``, ``legal``, ``view``, ``
 ``outcome``) and the bots (``GAME.bot_action``) together, as a table of bots plays. Each figure is
 games per CPU second of this process (``time.process_time``, so other load on the machine
 matters less), measured for ``--seconds`` per row. The headline row mixes 2-8 players (seed % 7),
-both fifth roles and both challenge orders; then per player count. The breakdown at the end shows
+both fifth roles and both challenge orders; the next the base game's 2-6 players (seed 000; 7-8
+is seed 001's extension); then per player count. The breakdown at the end shows
 where a step's time goes. See bench/README.md ("Coup engine").
 """
 from __future__ import annotations
@@ -59,19 +60,20 @@ def play(seed: int, players: int, level: str) -> int:
     return steps
 
 
-def measure(level: str, players: int | None, seconds: float, first_seed: int = 0) -> dict:
-    """Games for about ``seconds`` of CPU; ``players=None`` mixes 2-8 by seed."""
+def measure(level: str, players: int | str, seconds: float, first_seed: int = 0) -> dict:
+    """Games for about ``seconds`` of CPU; ``players`` "2-8" or "2-6" mixes the counts by seed."""
+    low, high = (int(x) for x in players.split("-")) if isinstance(players, str) else (players, players)
     games = steps = 0
     seed = first_seed
     cpu0, wall0 = time.process_time(), time.perf_counter()
     while True:
-        steps += play(seed, players or 2 + seed % 7, level)
+        steps += play(seed, low + seed % (high - low + 1), level)
         games += 1
         seed += 1
-        if games % 7 == 0 and time.process_time() - cpu0 >= seconds:
+        if games % (high - low + 1) == 0 and time.process_time() - cpu0 >= seconds:  # whole cycles
             break
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return {"level": level, "players": players or "2-8", "games": games, "steps": steps, "cpu_s": cpu,
+    return {"level": level, "players": players, "games": games, "steps": steps, "cpu_s": cpu,
             "wall_s": wall, "games_per_s": games / cpu, "steps_per_game": steps / games,
             "us_per_step": cpu / steps * 1e6}
 
@@ -127,7 +129,7 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     for level in ("easy", "normal"):
-        for players in (None, 2, 4, 6, 8):
+        for players in ("2-8", "2-6", 2, 4, 6, 8):
             row = measure(level, players, args.seconds)
             rows.append(row)
             verdict = ""
