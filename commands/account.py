@@ -1,6 +1,8 @@
 """Account commands: SSH keys (keys add/list/remove) and the password."""
 from __future__ import annotations
 
+from typing import Any
+
 from world import accounts
 from world.models import SshKey
 
@@ -67,20 +69,77 @@ async def _remove(ctx: Ctx, arg: str) -> None:
 
 @command("password", "пароль", "passwd")
 async def password(ctx: Ctx) -> None:
+    """`password` asks for the old and the new password with hidden input (a telnet client
+    echoes a typed command line, so the passwords are best not typed on one); `password OLD NEW`
+    does it at once (SSH masks that line)."""
+    if not ctx.args:
+        ctx.session.dialog = PasswordDialog()
+        ctx.reply("password.ask_old")
+        ctx.session.set_echo(False)
+        return
     if len(ctx.args) != 2:
         raise CommandError("password.usage")
     old, new = ctx.args
-    session, account = ctx.session, ctx.account
-    throttle = session.app.throttle
+    await _check_old(ctx.session, old)
+    problem = accounts.password_problem(new)
+    if problem:
+        raise CommandError(problem)
+    await _change(ctx.session, new)
+
+
+async def _check_old(session: Any, old: str) -> None:
+    account, throttle = session.account, session.app.throttle
     wait = throttle.wait_left(account.name, session.address)
     if wait > 0:
         raise CommandError("login.wait", seconds=int(wait) + 1)
     if not await accounts.check_password(account.password_hash, old):
         throttle.failed(account.name, session.address)
         raise CommandError("password.wrong")
-    problem = accounts.password_problem(new)
-    if problem:
-        raise CommandError(problem)
+
+
+async def _change(session: Any, new: str) -> None:
+    account = session.account
     account.password_hash = await accounts.off_loop(accounts.hash_password, new)
     await account.save(update_fields=["password_hash"])
-    ctx.reply("password.changed")
+    session.send("password.changed")
+
+
+class PasswordDialog:
+    """The old password, the new one, the new one again; each typed with echo off. An empty
+    line cancels; any refusal ends the dialogue with its reason."""
+
+    def __init__(self) -> None:
+        self.step, self.new = "old", ""
+
+    async def __call__(self, session: Any, line: str) -> None:
+        if not line:
+            self._end(session, "password.cancelled")
+            return
+        try:
+            if self.step == "old":
+                await _check_old(session, line)
+                self.step = "new"
+                session.send("password.ask_new")
+            elif self.step == "new":
+                problem = accounts.password_problem(line)
+                if problem:
+                    session.send(problem)
+                    session.send("password.ask_new")
+                    return
+                self.new, self.step = line, "again"
+                session.send("password.ask_again")
+            else:
+                if line != self.new:
+                    self._end(session, "password.mismatch")
+                    return
+                self._end(session, None)
+                await _change(session, line)
+        except CommandError as err:
+            self._end(session, None)
+            session.send_msg(err.message)
+
+    def _end(self, session: Any, key: str | None) -> None:
+        session.dialog = None
+        session.set_echo(True)
+        if key is not None:
+            session.send(key)

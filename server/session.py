@@ -85,6 +85,9 @@ class Session:
         self.login_state = "name"
         self.pending_name = ""
         self.pending_password = ""
+        # A dialogue (e.g. `password` asking with hidden input) takes the next lines instead of
+        # the command parser: an async callable (session, line), or None.
+        self.dialog: Any = None
         self.closed = False
         self.lock = asyncio.Lock()
         self.context: dict[str, Any] = {}  # per-session scratch for commands (e.g. last tell)
@@ -144,6 +147,8 @@ class Session:
             try:
                 if self.account is None:
                     await self.login_step(line)
+                elif self.dialog is not None:
+                    await self.dialog(self, line)
                 else:
                     verdict = self.flood.check()
                     if verdict == "muted":

@@ -363,13 +363,18 @@ def _mask(text: str) -> str:
 
 
 class MaskPasswords(Processor):
-    """Hide the arguments of the password command while they are typed."""
+    """Hide the arguments of the password command while they are typed, and the whole line
+    while the session asks for a secret (``hidden_input``)."""
+
+    def __init__(self, session: Any = None) -> None:
+        self.session = session
 
     def apply_transformation(self, ti: TransformationInput) -> Transformation:
         text = ti.document.text
-        if not _is_password_line(text):
+        hidden = self.session is not None and self.session.hidden_input
+        if not hidden and not _is_password_line(text):
             return Transformation(ti.fragments)
-        masked = _mask(text)
+        masked = "*" * len(text) if hidden else _mask(text)
         style = ti.fragments[0][0] if ti.fragments else ""
         return Transformation([(style, masked)])
 
@@ -596,6 +601,11 @@ class SSHSession(Session, asyncssh.SSHServerSession):
 
     # -- output ----------------------------------------------------------------------------
 
+    hidden_input = False  # set_echo(False): the line typed now is a secret
+
+    def set_echo(self, on: bool) -> None:
+        self.hidden_input = not on
+
     def write(self, rendered: Any) -> None:
         if self._chan is None or self._lost:
             return
@@ -677,7 +687,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
                                     enable_cpr=False)
         buffer = Buffer(multiline=False, history=SmallHistory(), completer=COMPLETER,
                         accept_handler=self._accept, on_text_insert=self._cap_line)
-        control = BufferControl(buffer, input_processors=[MaskPasswords(), BeforeInput(PROMPT)],
+        control = BufferControl(buffer, input_processors=[MaskPasswords(self), BeforeInput(PROMPT)],
                                 include_default_input_processors=False)
         pt = Application(layout=Layout(Window(control, dont_extend_height=True, wrap_lines=True)),
                          style=STYLE, include_default_pygments_style=False, erase_when_done=True,
@@ -729,8 +739,10 @@ class SSHSession(Session, asyncssh.SSHServerSession):
     def _accept(self, buffer: Buffer) -> bool:
         """Enter: show the line above the prompt, queue it, keep the editor ready."""
         line = buffer.text
-        secret = _is_password_line(line)
-        self.write(PROMPT + clean(_mask(line) if secret else line) + "\n")
+        hidden = self.hidden_input
+        secret = hidden or _is_password_line(line)
+        shown = "*" * len(line) if hidden else _mask(line) if secret else line
+        self.write(PROMPT + clean(shown) + "\n")
         self._lines.put_nowait(line)
         if secret:  # not into history
             buffer.reset()

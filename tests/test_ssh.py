@@ -107,6 +107,29 @@ async def test_password_change_is_masked_and_works(server):
     await c.close()
 
 
+async def test_password_dialogue_masks_every_line(server):
+    port = server.ssh_port
+    c = await connect(port, "Даша", password=PW, width=WIDE)
+    await c.expect(ru("login.welcome", name="Даша"))
+    c.send_line("пароль")
+    await c.expect(ru("password.ask_old"))
+    c.send_line(PW)
+    await c.expect(ru("password.ask_new"))
+    c.send_line("newpass2")
+    await c.expect(ru("password.ask_again"))
+    c.send_line("newpass2")
+    await c.expect(ru("password.changed"))
+    assert PW not in c.text and "newpass2" not in c.text, "a password was shown on the screen"
+    assert "> ********" in c.text
+    c.send_line("кто")
+    await c.expect("Даша")  # the lines go to the parser again, and are shown again
+    assert "> кто" in c.text
+    await c.close()
+    c = await connect(port, "Даша", password="newpass2", width=WIDE)
+    await c.expect(ru("login.welcome", name="Даша"))
+    await c.close()
+
+
 async def test_telnet_and_ssh_players_talk(server):
     tel = TelnetClient()
     await tel.connect("127.0.0.1", server.telnet_port)

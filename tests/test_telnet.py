@@ -118,6 +118,40 @@ async def test_wrong_password_is_refused(tavern, clients):
         await other.login(name, "wrong-one", create=False)
 
 
+async def test_password_asked_with_echo_off(tavern, clients):
+    """`пароль` alone asks for the old and the new password with the echo off (a telnet client
+    would show `password OLD NEW` as typed); an empty line cancels, a mismatch changes nothing."""
+    name = new_name("Оля")
+    c = await logged_in(clients, tavern.telnet_port, name)
+    events = len(c.events)
+    out = await command(c, "пароль")
+    assert "Старый пароль (пустая строка — отмена):" in out
+    assert ("WILL", "ECHO") in c.events[events:] and c.server_echo
+    assert "Пароль не менялся." in await command(c, "")
+    assert not c.server_echo  # WONT ECHO: typing shows again
+    await command(c, "пароль")
+    assert "Старый пароль неверен." in await command(c, "не-тот")
+    assert not c.server_echo
+    await command(c, "пароль")
+    assert "Новый пароль (не короче 4 знаков):" in await command(c, "secret1")
+    assert "Пароль слишком короткий" in await command(c, "abc")
+    assert "Новый пароль ещё раз:" in await command(c, "новый-пароль")
+    assert "Пароли не совпали; пароль не менялся." in await command(c, "другой")
+    await command(c, "пароль")
+    await command(c, "secret1")
+    await command(c, "новый-пароль")
+    assert "Пароль изменён." in await command(c, "новый-пароль")
+    assert not c.server_echo
+    out = await command(c, "who")  # the parser has the lines again
+    assert name in out
+    c.send_line("quit")
+    other = await clients(tavern.telnet_port)
+    with pytest.raises(AssertionError, match="refused"):
+        await other.login(name, "secret1", create=False)
+    again = await clients(tavern.telnet_port)
+    await again.login(name, "новый-пароль", create=False)
+
+
 # -- NAWS ----------------------------------------------------------------------------------
 
 
