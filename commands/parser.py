@@ -76,11 +76,16 @@ def all_verbs(commands: Iterable[Command]) -> dict[str, Command]:
 _VERBS: dict[tuple[int, ...], dict[str, Command]] = {}
 
 
+def fold_verb(verb: str) -> str:
+    """Case and ё/е ignored: many type «еще» for «ещё»."""
+    return verb.casefold().replace("ё", "е")
+
+
 def _all_verbs(commands: Iterable[Command]) -> dict[str, Command]:
     table: dict[str, Command] = {}
     for cmd in commands:
         for verb in cmd.verbs:
-            table.setdefault(verb.casefold(), cmd)
+            table.setdefault(fold_verb(verb), cmd)
     return table
 
 
@@ -95,7 +100,7 @@ def split_verb(line: str) -> tuple[str, str]:
 def resolve(verb: str, commands: list[Command]) -> tuple[Command | None, list[str]]:
     """The command for ``verb`` (exact, then unique prefix); else (None, suggestions)."""
     verbs = all_verbs(commands)
-    folded = verb.casefold()
+    folded = fold_verb(verb)
     if folded in verbs:
         return verbs[folded], []
     matches = {cmd.key: (v, cmd) for v, cmd in verbs.items() if v.startswith(folded)}

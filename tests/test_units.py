@@ -143,6 +143,9 @@ def test_resolve_prefix_and_suggestions():
     assert cmd is None and "help" in suggestions
     cmd, suggestions = resolve("s", hall)  # say, start...: ambiguous
     assert cmd is None and len(suggestions) > 1
+    for typed in ("ещё", "еще", "ЕЩЁ", "Еще"):  # ё and е are one letter to the parser
+        cmd, _ = resolve(typed, hall)
+        assert cmd is not None and cmd.key == "rematch", typed
 
 
 def test_match_name():
