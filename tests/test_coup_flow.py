@@ -17,14 +17,15 @@ import asyncio
 import json
 import random
 import re
-import string
 from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from tests import wire
 from tests.telnet_client import log_in
+from tests.wire import FINISHED, WirePlayer, error_signatures, open_table
 
 LANGS = ("en", "ru", "uk")
 
@@ -290,67 +291,20 @@ def test_nested_messages_render_per_reader_and_survive_json():
 
 # -- over the wire -------------------------------------------------------------------------------
 
-FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
-
-
-def _literal_pieces(template: str) -> list[str]:
-    pieces = [lit for lit, *_ in string.Formatter().parse(template)]
-    return [re.sub(r"</?[bygrcmd]?>", "", p).strip(" .,:;?!—-") for p in pieces]
-
-
 def parse_error_signatures() -> list[str]:
     """Fixed text of the messages that mean "that command was not understood"."""
-    from world.i18n import catalog
-
-    out = set()
-    for lang in LANGS:
-        cat = catalog(lang)
-        keys = [k for k in cat if k.startswith("coup.cmd.")] + ["cmd.unknown", "cmd.unknown_suggest"]
-        for key in keys:
-            pieces = sorted(_literal_pieces(cat[key]), key=len)
-            if pieces and len(pieces[-1]) >= 8:
-                out.add(pieces[-1])
-    return sorted(out)
+    return error_signatures(lambda cat: [k for k in cat if k.startswith("coup.cmd.")])
 
 
-class Player:
-    """A human at the table: ``typer`` types (telnet or SSH), ``eyes`` reads GMCP (telnet)."""
+def assert_understood(text: str, who: str) -> None:
+    wire.assert_understood(text, who, parse_error_signatures())
 
-    def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
-        self.name, self.lang, self.typer, self.eyes = name, lang, typer, eyes
-        self.rng = random.Random(seed)
-        self.sent: list[tuple[dict[str, Any], str]] = []
-        self.awaitings = 0
 
-    def over(self) -> bool:
-        return any(name == "Korchma.Game.Event" and data.get("key") == "coup.winner"
-                   for name, data in self.eyes.gmcp_messages) or bool(FINISHED.search(self.eyes.text))
+class Player(WirePlayer):
+    """A person at the Coup table (tests/wire.py): mostly coups when they can, now and then a
+    challenge or a block, else anything legal."""
 
-    def latest(self, package: str, before: int | None = None) -> tuple[int, Any] | tuple[None, None]:
-        msgs = self.eyes.gmcp_messages
-        end = len(msgs) if before is None else before
-        for i in range(end - 1, -1, -1):
-            if msgs[i][0] == package:
-                return i, msgs[i][1]
-        return None, None
-
-    def names(self) -> list[str]:
-        _, info = self.latest("Korchma.Table")
-        number = self.table_number()
-        for table in info["tables"]:
-            if table["number"] == number:
-                return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
-        raise AssertionError("no such table in Korchma.Table")
-
-    def table_number(self) -> int:
-        _, view = self.latest("Korchma.Game.View")
-        return view["table"]
-
-    async def next_change(self, count: int, timeout: float) -> None:
-        try:
-            await self.eyes.wait_for(lambda: len(self.eyes.gmcp_messages) > count or self.over(), timeout)
-        except AssertionError:
-            pass
+    winner_key = "coup.winner"
 
     def choose(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
         rng = self.rng
@@ -364,50 +318,14 @@ class Player:
             return rng.choice([a for a in legal if a["type"] == "block"])
         return rng.choice(legal)
 
-    async def play(self, until: float) -> None:
-        """Answer every wait until the game ends; each answer typed as text."""
-        loop = asyncio.get_running_loop()
-        seen = 0
-        answered: set[tuple[int, int]] = set()
-        while not self.over():
-            assert loop.time() < until, f"{self.name}: the game did not end in time"
-            index, awaiting = self.latest("Korchma.Game.Awaiting")
-            if index is None or index < seen:
-                await self.next_change(len(self.eyes.gmcp_messages), 2.0)
-                continue
-            seen = index + 1
-            # The server sends an Awaiting only when it changed, and ``since`` names the wait:
-            # a script answers each wait once.
-            wait = (awaiting["seat"], awaiting["since"])
-            assert wait not in answered, f"{self.name}: the same wait was sent twice: {awaiting}"
-            answered.add(wait)
-            legal = awaiting["legal"]
-            if not legal:
-                assert awaiting["kind"] is None
-                continue
-            _, view_msg = self.latest("Korchma.Game.View", before=index)
-            view = view_msg["view"]
-            expected = expected_legal(view, awaiting["seat"])
-            if expected is not None:  # GMCP lists exactly the legal actions
-                assert canon(legal) == canon(expected), (view, legal)
-            self.awaitings += 1
-            action = self.choose(legal)
-            text = command_for(action, self.lang, self.names(), legal, view["fifth"], self.rng)
-            self.sent.append((action, text))
-            count = len(self.eyes.gmcp_messages)
-            self.typer.send_line(text)
-            await self.next_change(count, 3.0)
+    def check(self, view: dict[str, Any], awaiting: dict[str, Any]) -> None:
+        expected = expected_legal(view, awaiting["seat"])
+        if expected is not None:  # GMCP lists exactly the legal actions
+            assert canon(awaiting["legal"]) == canon(expected), (view, awaiting["legal"])
 
-
-def assert_understood(text: str, who: str) -> None:
-    for signature in parse_error_signatures():
-        assert signature not in text, f"{who}: a command was not understood ({signature!r}):\n{text[-3000:]}"
-
-
-async def open_table(host: Any, command: str) -> int:
-    host.send_line(command)
-    found = await host.expect(re.compile(r"(стол|table|стіл) (\d+)", re.I))
-    return int(re.search(r"\d+", found).group(0))
+    def answer(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        action = self.choose(legal)
+        return action, command_for(action, self.lang, self.names(), legal, view["fifth"], self.rng)
 
 
 async def test_whole_game_telnet_ssh_and_bots(server):

@@ -21,13 +21,12 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import string
 from collections import Counter
 from typing import Any, Callable
 
 from tests.telnet_client import log_in
+from tests.wire import FINISHED, literal_pieces, open_table
 
-FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
 END_KEYS = ("mafia.win", "mafia.stalemate")
 READY = {"type": "ready"}
 FLOOD_KEYS = ["input.flood_warning", "input.flood_muted"]  # typed too fast: the line was dropped
@@ -79,11 +78,6 @@ def role_name(lang: str, key: str) -> str:
     return cat_text(lang, f"mafia.role_name.{key}")
 
 
-def _literal_pieces(template: str) -> list[str]:
-    pieces = [lit for lit, *_ in string.Formatter().parse(template)]
-    return [re.sub(r"</?[bygrcmd]?>", "", p).strip(" .,:;?!—-\n") for p in pieces]
-
-
 def _templates(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -115,7 +109,7 @@ def error_signatures() -> list[str]:
                   for text in _templates(v)]
         for key in error_keys:
             for template in _templates(cat.get(key)):
-                pieces = sorted(_literal_pieces(template), key=len)
+                pieces = sorted(literal_pieces(template), key=len)
                 if pieces and len(pieces[-1]) >= 8 and not any(pieces[-1] in other for other in others):
                     out.add(pieces[-1])
     _SIGNATURES.extend(sorted(out))
@@ -477,12 +471,6 @@ def assert_understood(human: Human) -> None:
         for m in wrapped.finditer(text):
             assert any(a <= m.start() <= b for a, b in human.allowed_errors), \
                 f"{human.name}: not understood ({signature!r}):\n{text[max(0, m.start() - 1500):m.end() + 200]}"
-
-
-async def open_table(host: Any, command: str) -> int:
-    host.send_line(command)
-    found = await host.expect(re.compile(r"(стол|table|стіл) (\d+)", re.I))
-    return int(re.search(r"\d+", found).group(0))
 
 
 def check_role_whisper(human: Human, text: str, lang: str) -> None:

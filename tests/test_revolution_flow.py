@@ -20,13 +20,14 @@ import functools
 import json
 import random
 import re
-import string
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from tests import wire
 from tests.telnet_client import log_in
+from tests.wire import FINISHED, WirePlayer, error_signatures, open_table, signatures
 
 LANGS = ("en", "ru", "uk")
 LEFTOVER_KEY = re.compile(r"revolution\.[a-z]")  # a message key shown instead of its text
@@ -888,14 +889,6 @@ def test_view_and_status_render_for_every_viewer():
 
 # -- over the wire -------------------------------------------------------------------------------
 
-FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
-
-
-def _literal_pieces(template: str) -> list[str]:
-    pieces = [lit for lit, *_ in string.Formatter().parse(template)]
-    return [re.sub(r"</?[bygrcmd]?>", "", p).strip(" .,:;?!—-") for p in pieces]
-
-
 # The messages that mean "that command was not understood" (as opposed to a rule refusing a move
 # that a faster player or bot made stale).
 MISPARSES = ("bad_card", "ambiguous_card", "ambiguous_player", "no_player", "extra_words", "twice",
@@ -904,60 +897,23 @@ MISPARSES = ("bad_card", "ambiguous_card", "ambiguous_player", "no_player", "ext
 
 
 def parse_error_signatures() -> list[str]:
-    from world.i18n import catalog
-
-    out = set()
-    for lang in LANGS:
-        cat = catalog(lang)
-        keys = [f"revolution.cmd.{k}" for k in MISPARSES] + ["cmd.unknown", "cmd.unknown_suggest"]
-        for key in keys:
-            pieces = sorted(_literal_pieces(cat[key]), key=len)
-            if pieces and len(pieces[-1]) >= 8:
-                out.add(pieces[-1])
-    return sorted(out)
+    return error_signatures(lambda cat: [f"revolution.cmd.{k}" for k in MISPARSES])
 
 
 def assert_understood(text: str, who: str) -> None:
-    for signature in parse_error_signatures():
-        assert signature not in text, f"{who}: a command was not understood ({signature!r}):\n{text[-3000:]}"
+    wire.assert_understood(text, who, parse_error_signatures())
 
 
-class Player:
-    """A person at the table: ``typer`` types (telnet or SSH), ``eyes`` reads GMCP (telnet)."""
+class Player(WirePlayer):
+    """A person at the «Революция» table (tests/wire.py): plays the bots' policy, now and then
+    anything legal; a polite client that types the next answer only once this one took effect."""
+
+    winner_key = "revolution.winner"
 
     def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
-        self.name, self.lang, self.typer, self.eyes = name, lang, typer, eyes
-        self.rng = random.Random(seed)
-        self.sent: list[tuple[dict[str, Any], str]] = []
-        self.awaitings = 0
+        super().__init__(name, lang, typer, eyes, seed)
         self.last_sent = 0.0
         self.refused: list[tuple[str, str]] = []
-
-    def over(self) -> bool:
-        return any(name == "Korchma.Game.Event" and data.get("key") == "revolution.winner"
-                   for name, data in self.eyes.gmcp_messages) or bool(FINISHED.search(self.eyes.text))
-
-    def latest(self, package: str, before: int | None = None) -> tuple[int, Any] | tuple[None, None]:
-        msgs = self.eyes.gmcp_messages
-        end = len(msgs) if before is None else before
-        for i in range(end - 1, -1, -1):
-            if msgs[i][0] == package:
-                return i, msgs[i][1]
-        return None, None
-
-    def names(self) -> list[str]:
-        _, info = self.latest("Korchma.Table")
-        _, view = self.latest("Korchma.Game.View")
-        for table in info["tables"]:
-            if table["number"] == view["table"]:
-                return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
-        raise AssertionError("no such table in Korchma.Table")
-
-    async def next_change(self, count: int, timeout: float) -> None:
-        try:
-            await self.eyes.wait_for(lambda: len(self.eyes.gmcp_messages) > count or self.over(), timeout)
-        except AssertionError:
-            pass
 
     def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
         """Mostly what a sensible player (the bot's policy) would do; sometimes anything legal,
@@ -969,54 +925,32 @@ class Player:
             return self.rng.choice(rare or legal)
         return ENGINE.bot_action(view, legal, self.rng, "normal")
 
-    async def play(self, until: float) -> None:
-        """Answer every wait until the game ends; each answer typed as text."""
+    def check(self, view: dict[str, Any], awaiting: dict[str, Any]) -> None:
+        assert view["me"] == awaiting["seat"], (view, awaiting)
+
+    def answer(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        action = self.choose(view, legal)
+        text, _ = command_for(action, self.lang, self.names(), view, legal, self.rng, steady=True)
+        return action, text
+
+    async def before_sending(self) -> None:
+        # At most 4 commands a second (the server allows 5).
         loop = asyncio.get_running_loop()
-        seen = 0
-        answered: set[tuple[int, int]] = set()
-        while not self.over():
-            assert loop.time() < until, f"{self.name}: the game did not end in time"
-            index, awaiting = self.latest("Korchma.Game.Awaiting")
-            if index is None or index < seen:
-                await self.next_change(len(self.eyes.gmcp_messages), 2.0)
-                continue
-            seen = index + 1
-            wait = (awaiting["seat"], awaiting["since"])
-            assert wait not in answered, f"{self.name}: the same wait was sent twice: {awaiting}"
-            answered.add(wait)
-            legal = awaiting["legal"]
-            if not legal:
-                assert awaiting["kind"] is None
-                continue
-            _, view_msg = self.latest("Korchma.Game.View", before=index)
-            view = view_msg["view"]
-            assert view["me"] == awaiting["seat"], (view, awaiting)
-            self.awaitings += 1
-            action = self.choose(view, legal)
-            text, _ = command_for(action, self.lang, self.names(), view, legal, self.rng, steady=True)
-            self.sent.append((action, text))
-            # A polite client: at most 4 commands a second (the server allows 5), and the next
-            # answer only once this one took effect (its event, naming this seat) or was refused.
-            await asyncio.sleep(max(0.0, self.last_sent + 0.25 - loop.time()))
-            self.last_sent = loop.time()
-            count, typed = len(self.eyes.gmcp_messages), len(self.typer.text)
-            self.typer.send_line(text)
-            await self.confirmed(awaiting["seat"], count, typed)
+        await asyncio.sleep(max(0.0, self.last_sent + 0.25 - loop.time()))
+        self.last_sent = loop.time()
+
+    async def sent_one(self, seat: int, count: int, typed: int) -> None:
+        await self.confirmed(seat, count, typed)
 
     def refusals(self) -> list[str]:
         """Fixed text of every refusal this player may get (rule errors, verb errors, flood)."""
         from world.i18n import catalog
 
         cat = catalog(self.lang)
-        out = []
-        for key, value in cat.items():
-            if key.startswith(("revolution.error.", "revolution.cmd.", "table.error", "cmd.unknown")) \
-                    or key in ("table.no_game", "table.not_seated", "input.flood_warning", "input.flood_muted"):
-                if isinstance(value, str):
-                    pieces = sorted(_literal_pieces(value), key=len)
-                    if pieces and len(pieces[-1]) >= 8:
-                        out.append(pieces[-1])
-        return out
+        return sorted(signatures(
+            value for key, value in cat.items() if isinstance(value, str)
+            and (key.startswith(("revolution.error.", "revolution.cmd.", "table.error", "cmd.unknown"))
+                 or key in ("table.no_game", "table.not_seated", "input.flood_warning", "input.flood_muted"))))
 
     async def confirmed(self, seat: int, count: int, typed: int) -> None:
         refusals = self._refusals = getattr(self, "_refusals", None) or self.refusals()
@@ -1036,12 +970,6 @@ class Player:
         refused = [r for r in refusals if r in fresh]
         if refused:
             self.refused.append((self.sent[-1][1], refused[0]))
-
-
-async def open_table(host: Any, command: str) -> int:
-    host.send_line(command)
-    found = await host.expect(re.compile(r"(стол|table|стіл) (\d+)", re.I))
-    return int(re.search(r"\d+", found).group(0))
 
 
 def assert_private(player: Player, seat: int) -> None:

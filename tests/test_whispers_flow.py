@@ -19,13 +19,14 @@ import asyncio
 import json
 import random
 import re
-import string
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from tests import wire
 from tests.telnet_client import log_in
+from tests.wire import FINISHED, WirePlayer, error_signatures, open_table
 
 LANGS = ("en", "ru", "uk")
 LEFTOVER_KEY = re.compile(r"whispers\.[a-z]")  # a message key shown instead of its text
@@ -541,14 +542,8 @@ def test_view_and_status_render_for_every_viewer():
 
 # -- over the wire -------------------------------------------------------------------------------
 
-FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
 WINNER = re.compile(r"Граждане Дистриктов побеждают|Граждане Капитолия побеждают|Миротворцы побеждают"
                     r"|Игра окончена без победителя")
-
-
-def _literal_pieces(template: str) -> list[str]:
-    pieces = [lit for lit, *_ in string.Formatter().parse(template)]
-    return [re.sub(r"</?[bygrcmd]?>", "", p).strip(" .,:;?!—-") for p in pieces]
 
 
 # The rule errors a typed command may meet when the verb built the wrong action.
@@ -558,63 +553,18 @@ MISFIRES = ("not_your_turn", "no_such_card", "self_target", "target_full", "targ
 
 def parse_error_signatures() -> list[str]:
     """Fixed text of the messages that mean "that command was not understood"."""
-    from world.i18n import catalog
-
-    out = set()
-    for lang in LANGS:
-        cat = catalog(lang)
-        keys = [k for k in cat if k.startswith("whispers.cmd.")]
-        keys += [f"whispers.error.{k}" for k in MISFIRES] + ["cmd.unknown", "cmd.unknown_suggest"]
-        for key in keys:
-            pieces = sorted(_literal_pieces(cat[key]), key=len)
-            if pieces and len(pieces[-1]) >= 8:
-                out.add(pieces[-1])
-    return sorted(out)
+    return error_signatures(lambda cat: [k for k in cat if k.startswith("whispers.cmd.")]
+                            + [f"whispers.error.{k}" for k in MISFIRES])
 
 
 def assert_understood(text: str, who: str) -> None:
-    for signature in parse_error_signatures():
-        assert signature not in text, f"{who}: a command was not understood ({signature!r}):\n{text[-3000:]}"
+    wire.assert_understood(text, who, parse_error_signatures())
 
 
-class Player:
-    """A human at the table: ``typer`` types (telnet or SSH), ``eyes`` reads GMCP (telnet)."""
+class Player(WirePlayer):
+    """A person at the «Шептуны» table (tests/wire.py): passes more often than not, else anything legal."""
 
-    def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
-        self.name, self.lang, self.typer, self.eyes = name, lang, typer, eyes
-        self.rng = random.Random(seed)
-        self.sent: list[tuple[dict[str, Any], str]] = []
-        self.awaitings = 0
-
-    def over(self) -> bool:
-        return any(name == "Korchma.Game.Event" and data.get("key") == "whispers.winner"
-                   for name, data in self.eyes.gmcp_messages) or bool(FINISHED.search(self.eyes.text))
-
-    def latest(self, package: str, before: int | None = None) -> tuple[int, Any] | tuple[None, None]:
-        msgs = self.eyes.gmcp_messages
-        end = len(msgs) if before is None else before
-        for i in range(end - 1, -1, -1):
-            if msgs[i][0] == package:
-                return i, msgs[i][1]
-        return None, None
-
-    def names(self) -> list[str]:
-        _, info = self.latest("Korchma.Table")
-        number = self.table_number()
-        for table in info["tables"]:
-            if table["number"] == number:
-                return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
-        raise AssertionError("no such table in Korchma.Table")
-
-    def table_number(self) -> int:
-        _, view = self.latest("Korchma.Game.View")
-        return view["table"]
-
-    async def next_change(self, count: int, timeout: float) -> None:
-        try:
-            await self.eyes.wait_for(lambda: len(self.eyes.gmcp_messages) > count or self.over(), timeout)
-        except AssertionError:
-            pass
+    winner_key = "whispers.winner"
 
     def choose(self, legal: list[dict[str, Any]]) -> dict[str, Any]:
         passes = [a for a in legal if a["type"] == "pass"]
@@ -622,43 +572,12 @@ class Player:
             return self.rng.choice(passes)
         return self.rng.choice(legal)
 
-    async def play(self, until: float) -> None:
-        """Answer every wait until the game ends; each answer typed as text."""
-        loop = asyncio.get_running_loop()
-        seen = 0
-        answered: set[tuple[int, int]] = set()
-        while not self.over():
-            assert loop.time() < until, f"{self.name}: the game did not end in time"
-            index, awaiting = self.latest("Korchma.Game.Awaiting")
-            if index is None or index < seen:
-                await self.next_change(len(self.eyes.gmcp_messages), 2.0)
-                continue
-            seen = index + 1
-            # The server sends an Awaiting only when it changed, and ``since`` names the wait:
-            # a script answers each wait once.
-            wait = (awaiting["seat"], awaiting["since"])
-            assert wait not in answered, f"{self.name}: the same wait was sent twice: {awaiting}"
-            answered.add(wait)
-            legal = awaiting["legal"]
-            if not legal:
-                assert awaiting["kind"] is None
-                continue
-            _, view_msg = self.latest("Korchma.Game.View", before=index)
-            view = view_msg["view"]
-            assert view["turn"] == awaiting["seat"] == view["me"], (view, awaiting)
-            self.awaitings += 1
-            action = self.choose(legal)
-            text = command_for(action, self.lang, self.names(), legal, view.get("hand") or [], self.rng)
-            self.sent.append((action, text))
-            count = len(self.eyes.gmcp_messages)
-            self.typer.send_line(text)
-            await self.next_change(count, 3.0)
+    def check(self, view: dict[str, Any], awaiting: dict[str, Any]) -> None:
+        assert view["turn"] == awaiting["seat"] == view["me"], (view, awaiting)
 
-
-async def open_table(host: Any, command: str) -> int:
-    host.send_line(command)
-    found = await host.expect(re.compile(r"(стол|table|стіл) (\d+)", re.I))
-    return int(re.search(r"\d+", found).group(0))
+    def answer(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        action = self.choose(legal)
+        return action, command_for(action, self.lang, self.names(), legal, view.get("hand") or [], self.rng)
 
 
 def assert_private(player: Player, seat: int) -> None:

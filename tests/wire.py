@@ -1,0 +1,150 @@
+"""What the games' wire tests share: the end-of-game line, the fixed text of "not understood"
+messages, opening a table, and a person at a table who reads GMCP and types each answer.
+
+A game's test subclasses :class:`WirePlayer` with its winner event, its way of choosing an
+action and of typing it (``answer``), and any check of what GMCP showed (``check``).
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import string
+from collections.abc import Callable, Iterable
+from typing import Any
+
+LANGS = ("en", "ru", "uk")
+FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
+
+
+def literal_pieces(template: str) -> list[str]:
+    """The fixed parts of a catalog template, markup and edge punctuation removed."""
+    pieces = [lit for lit, *_ in string.Formatter().parse(template)]
+    return [re.sub(r"</?[bygrcmd]?>", "", p).strip(" .,:;?!—-\n") for p in pieces]
+
+
+def signatures(templates: Iterable[str]) -> set[str]:
+    """The longest fixed part (8 characters or more) of each template: text that shows the
+    message was sent, whatever filled it."""
+    out = set()
+    for template in templates:
+        pieces = sorted(literal_pieces(template), key=len)
+        if pieces and len(pieces[-1]) >= 8:
+            out.add(pieces[-1])
+    return out
+
+
+def error_signatures(keys_of: Callable[[dict[str, Any]], Iterable[str]]) -> list[str]:
+    """Signatures of the messages that mean "that command was not understood": the keys
+    ``keys_of(catalog)`` names in each language, and the parser's unknown command."""
+    from world.i18n import catalog
+
+    out: set[str] = set()
+    for lang in LANGS:
+        cat = catalog(lang)
+        keys = list(keys_of(cat)) + ["cmd.unknown", "cmd.unknown_suggest"]
+        out |= signatures(cat[key] for key in keys)
+    return sorted(out)
+
+
+def assert_understood(text: str, who: str, signatures: Iterable[str]) -> None:
+    for signature in signatures:
+        assert signature not in text, f"{who}: a command was not understood ({signature!r}):\n{text[-3000:]}"
+
+
+async def open_table(host: Any, command: str) -> int:
+    host.send_line(command)
+    found = await host.expect(re.compile(r"(стол|table|стіл) (\d+)", re.I))
+    return int(re.search(r"\d+", found).group(0))
+
+
+class WirePlayer:
+    """A person at the table: ``typer`` types (telnet or SSH), ``eyes`` reads GMCP (telnet)."""
+
+    winner_key = ""  # the game's winner event, e.g. "coup.winner"
+
+    def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
+        self.name, self.lang, self.typer, self.eyes = name, lang, typer, eyes
+        self.rng = random.Random(seed)
+        self.sent: list[tuple[dict[str, Any], str]] = []
+        self.awaitings = 0
+
+    def over(self) -> bool:
+        return any(name == "Korchma.Game.Event" and data.get("key") == self.winner_key
+                   for name, data in self.eyes.gmcp_messages) or bool(FINISHED.search(self.eyes.text))
+
+    def latest(self, package: str, before: int | None = None) -> tuple[int, Any] | tuple[None, None]:
+        msgs = self.eyes.gmcp_messages
+        end = len(msgs) if before is None else before
+        for i in range(end - 1, -1, -1):
+            if msgs[i][0] == package:
+                return i, msgs[i][1]
+        return None, None
+
+    def table_number(self) -> int:
+        _, view = self.latest("Korchma.Game.View")
+        return view["table"]
+
+    def names(self) -> list[str]:
+        _, info = self.latest("Korchma.Table")
+        number = self.table_number()
+        for table in info["tables"]:
+            if table["number"] == number:
+                return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
+        raise AssertionError("no such table in Korchma.Table")
+
+    async def next_change(self, count: int, timeout: float) -> None:
+        try:
+            await self.eyes.wait_for(lambda: len(self.eyes.gmcp_messages) > count or self.over(), timeout)
+        except AssertionError:
+            pass
+
+    # -- what a game's test fills in -------------------------------------------------------------
+
+    def check(self, view: dict[str, Any], awaiting: dict[str, Any]) -> None:
+        """Assertions on what GMCP showed before an answer."""
+
+    def answer(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        """The action chosen and the text typed for it."""
+        raise NotImplementedError
+
+    async def before_sending(self) -> None:
+        """Just before typing an answer (e.g. to keep a pace)."""
+
+    async def sent_one(self, seat: int, count: int, typed: int) -> None:
+        """After typing: by default, wait for the next GMCP message (at most 3 s)."""
+        await self.next_change(count, 3.0)
+
+    # -- the loop --------------------------------------------------------------------------------
+
+    async def play(self, until: float) -> None:
+        """Answer every wait until the game ends; each answer typed as text."""
+        loop = asyncio.get_running_loop()
+        seen = 0
+        answered: set[tuple[int, int]] = set()
+        while not self.over():
+            assert loop.time() < until, f"{self.name}: the game did not end in time"
+            index, awaiting = self.latest("Korchma.Game.Awaiting")
+            if index is None or index < seen:
+                await self.next_change(len(self.eyes.gmcp_messages), 2.0)
+                continue
+            seen = index + 1
+            # The server sends an Awaiting only when it changed, and ``since`` names the wait:
+            # a script answers each wait once.
+            wait = (awaiting["seat"], awaiting["since"])
+            assert wait not in answered, f"{self.name}: the same wait was sent twice: {awaiting}"
+            answered.add(wait)
+            legal = awaiting["legal"]
+            if not legal:
+                assert awaiting["kind"] is None
+                continue
+            _, view_msg = self.latest("Korchma.Game.View", before=index)
+            view = view_msg["view"]
+            self.check(view, awaiting)
+            self.awaitings += 1
+            action, text = self.answer(view, legal)
+            self.sent.append((action, text))
+            await self.before_sending()
+            count, typed = len(self.eyes.gmcp_messages), len(self.typer.text)
+            self.typer.send_line(text)
+            await self.sent_one(awaiting["seat"], count, typed)
