@@ -21,6 +21,18 @@ def seat_name(table: "Table", seat: Any) -> str:
     return str(seat)
 
 
+def waiting_line(game: str, table: "Table", view: dict[str, Any], awaited: set[int],
+                 seconds: int | None) -> Msg | None:
+    """Whom the game waits for (and how long), in the game's words: ``GAME.view.waiting_for``
+    and ``GAME.view.waiting_for_until``; None when nobody is awaited or the game is over."""
+    if not awaited or view.get("stage") == "over":
+        return None
+    names = ", ".join(seat_name(table, s) for s in sorted(awaited))
+    if seconds is not None:
+        return msg(f"{game}.view.waiting_for_until", names=names, seconds=seconds)
+    return msg(f"{game}.view.waiting_for", names=names)
+
+
 def present_params(table: "Table", params: dict[str, Any]) -> dict[str, Any]:
     """Seat numbers become names (``seat``, ``*_seat``, ``seats``); lists become text."""
     out: dict[str, Any] = {}

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import seat_name
+from . import seat_name, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -210,12 +210,9 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
     now = pending_msg(table, view)
     if now is not None:
         out.append(now)
-    if awaited and view.get("stage") != "over":
-        names = ", ".join(seat_name(table, s) for s in sorted(awaited))
-        if seconds is not None:
-            out.append(msg("coup.view.waiting_for_until", names=names, seconds=seconds))
-        else:
-            out.append(msg("coup.view.waiting_for", names=names))
+    waiting = waiting_line("coup", table, view, awaited, seconds)
+    if waiting is not None:
+        out.append(waiting)
     out.extend(private_lines(table, view, seat, seconds, awaited))
     return out
 

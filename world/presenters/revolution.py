@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import seat_name
+from . import seat_name, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -369,12 +369,9 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
     now = stage_msg(table, view, deck)
     if now is not None:
         out.append(now)
-    if awaited and view.get("stage") != "over":
-        names = ", ".join(seat_name(table, s) for s in sorted(awaited))
-        if seconds is not None:
-            out.append(msg("revolution.view.waiting_for_until", names=names, seconds=seconds))
-        else:
-            out.append(msg("revolution.view.waiting_for", names=names))
+    waiting = waiting_line("revolution", table, view, awaited, seconds)
+    if waiting is not None:
+        out.append(waiting)
     out.extend(private_lines(table, view, seat, seconds, awaited, deck))
     return out
 
