@@ -83,7 +83,7 @@ def parse_options(words: list[str]) -> dict[str, str]:
 DURATION = re.compile(r"\d+\s*[^\d\s,]+")
 
 
-@command("open", "открыть", "відкрити", contexts={HALL})
+@command("open", "открыть", "відкрити", contexts={HALL, TABLE})
 async def open_(ctx: Ctx) -> None:
     if not ctx.args:
         from games import registry
@@ -104,7 +104,7 @@ async def join(ctx: Ctx) -> None:
     show_table(ctx, table)
 
 
-@command("watch", "наблюдать", "спостерігати", contexts={HALL}, completes=("table",))
+@command("watch", "наблюдать", "спостерігати", contexts={HALL, TABLE}, completes=("table",))
 async def watch(ctx: Ctx) -> None:
     number = _table_number(ctx)
     table = await run_table_op(ctx, ctx.world.tables.watch(ctx.account, number))

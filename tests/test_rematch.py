@@ -56,6 +56,8 @@ async def test_rematch_same_company_and_the_winner_starts(server_factory, tmp_pa
     await boris.expect(f"The game at table {old} is not over yet")
     guest.send_line(f"реванш {old}")
     await guest.expect(f"За столом {old} игра ещё не кончилась")
+    guest.send_line(f"наблюдать {old}")
+    await guest.expect(f"Вы смотрите за столом {old}")
     anna.send_line(f"watch {old}")
     boris.send_line(f"watch {old}")
     finished = await anna.expect(FINISHED_RU, timeout=60)
@@ -74,7 +76,12 @@ async def test_rematch_same_company_and_the_winner_starts(server_factory, tmp_pa
                                           + str(old)))
     new = int(re.search(r"стол (\d+)", opened).group(1))
     assert new != old
-    await boris.expect(f"Анна offers a rematch: table {new}")
+    await boris.expect(f"Анна offers a rematch: table {new}, the same game and the same bots. "
+                       f"To sit down: rematch {old} (or join {new}).")
+    await guest.expect(f"Анна предлагает реванш: стол {new}")  # watchers of the old table hear it too
+    # After a game, `watch`, `join` and `open` need no `leave` first.
+    guest.send_line(f"наблюдать {new}")
+    await guest.expect(f"Вы смотрите за столом {new}")
     boris.send_line("rematch")
     await boris.expect(f"You sit down at table {new}")
     await anna.expect(f"Boris садится за стол {new}")

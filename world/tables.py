@@ -110,6 +110,17 @@ class TableManager:
         number = self.at_table.get(account_id)
         return self.tables.get(number) if number is not None else None
 
+    def _unless_finished(self, account_id: int) -> Table | None:
+        """The table this account is at; if its game is over, they get up from it first (so that
+        `open`, `join` and `watch` after a game need no `leave`) and this is None."""
+        table = self.table_of(account_id)
+        if table is not None and table.state_name == "finished":
+            table.watchers.discard(account_id)
+            table.masters.discard(account_id)
+            self._exit(account_id)
+            return None
+        return table
+
     def get(self, number: int) -> Table:
         table = self.tables.get(number)
         if table is None or table.state_name == "closed":
@@ -140,7 +151,7 @@ class TableManager:
         if engine is None:
             raise TableError("table.no_such_game", game=game_name,
                              games=", ".join(sorted(registry.all_games())))
-        if self.table_of(account.id) is not None:
+        if self._unless_finished(account.id) is not None:
             raise TableError("table.already_at_table")
         # config [games.<name>] holds this server's defaults for the game's options.
         defaults = {k: v for k, v in self.config.game(engine.name).items() if k in engine.default_options}
@@ -185,7 +196,7 @@ class TableManager:
 
     async def join(self, account: Account, number: int) -> Table:
         table = self.get(number)
-        current = self.table_of(account.id)
+        current = self._unless_finished(account.id) if self.table_of(account.id) is not table else table
         if table.running and table.seat_of(account.id) is not None:
             # Back to one's own seat in a running game: the bot hands it back.
             if current is not None and current is not table:
@@ -209,7 +220,7 @@ class TableManager:
 
     async def watch(self, account: Account, number: int) -> Table:
         table = self.get(number)
-        if self.table_of(account.id) is not None:
+        if self._unless_finished(account.id) is not None:
             raise TableError("table.already_at_table")
         table.watchers.add(account.id)
         self._enter(table, account.id)
@@ -226,7 +237,7 @@ class TableManager:
             raise TableError("master.not_allowed", number=number)
         if table.seat_of(account.id) is not None:
             raise TableError("master.seated")
-        current = self.table_of(account.id)
+        current = self._unless_finished(account.id) if self.table_of(account.id) is not table else table
         if current is not None and current is not table:
             raise TableError("table.already_at_table")
         table.watchers.add(account.id)
@@ -420,10 +431,12 @@ class TableManager:
                                   bot_level=seat.bot_level)
                 table.seats.append(SeatInfo(number=seat_number, name=seat.name, bot_level=seat.bot_level))
         invite = msg("table.rematch_offered", name=account.name, number=table.number, old=old.number)
-        self.world.broadcast(old.room, invite, exclude=[account.id])
-        for seat in old.seats:
-            if seat.account_id not in (None, account.id) and not self.world.is_online(seat.account_id):
-                await self.world.keep(seat.account_id, invite, "game", table.number)
+        self.world.broadcast(old.room, invite, exclude=[account.id])  # those still at the old table
+        for seat in old.seats:  # and the players who went elsewhere, or are away (their inbox)
+            player = seat.account_id
+            if player in (None, account.id) or self.at_table.get(player) == old.number:
+                continue
+            await self.world.deliver_or_keep(player, invite, "game", table.number)
         self.announce_tables()
         return table, True
 
