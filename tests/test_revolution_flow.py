@@ -20,12 +20,12 @@ import functools
 import json
 import random
 import re
+from collections import Counter
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests import wire
 from tests.telnet_client import log_in
 from tests.wire import FINISHED, WirePlayer, error_signatures, open_table, signatures
 
@@ -529,6 +529,26 @@ async def test_verbs_say_what_is_wrong(sent):
             assert f"revolution.error.{key}" in catalog(lang), (lang, key)
 
 
+async def test_a_card_named_that_is_gone_or_elsewhere(sent):
+    """A card named by a word that a trade, a sale or a theft made stale: not yours any more, or
+    yours but worn (not in hand), each said as such, not as an unknown word."""
+    from commands.base import CommandError
+
+    state, table = _position(lambda s: s.stage == "choose" and len(s.hands[s.active]) >= 1)
+    seat = state.active
+    state.hands[seat][:] = ["valenki"]
+    state.gear[seat][:] = [c for c in state.gear[seat] if c != "furazhka"]
+    with pytest.raises(CommandError) as err:
+        await _typed(table, seat, "wear peak")
+    assert err.value.message.key == "revolution.error.no_such_card"
+    assert _render("en", err.value.message) == "You do not have that card: Peaked cap."
+    state.gear[seat].append("furazhka")
+    with pytest.raises(CommandError) as err:
+        await _typed(table, seat, "надеть фураж")
+    assert err.value.message.key == "revolution.cmd.not_that_card"
+    assert _render("ru", err.value.message) == "«Фуражка» здесь не подойдёт. Можно выбрать: 1. Валенки."
+
+
 async def test_trade_verbs(sent):
     """`trade NAME give CARD... for CARD...` (and обмен / обмін), a gift, an item named that the
     other may hold in hand, accept / decline a trade, withdraw; `обмен` is Coup's exchange only at
@@ -900,8 +920,25 @@ def parse_error_signatures() -> list[str]:
     return error_signatures(lambda cat: [f"revolution.cmd.{k}" for k in MISPARSES])
 
 
-def assert_understood(text: str, who: str) -> None:
-    wire.assert_understood(text, who, parse_error_signatures())
+def own_cards(view: dict[str, Any]) -> tuple:
+    """What a player's card words refer to: the stage, their hand and their equipment."""
+    me = view.get("me")
+    gear = view.get("gear") or []
+    return view.get("stage"), tuple(view.get("hand") or ()), tuple(gear[me]) if me is not None and me < len(gear) else ()
+
+
+def assert_understood_or_stale(player: "Player") -> None:
+    """Every "not understood" the player got came after their own cards changed between the view
+    they chose from and the command (a bot took, traded or made them play a card meanwhile): a
+    person's command goes stale the same way. Any other is a verb that failed to parse."""
+    stale = Counter(refusal for _, refusal, was_stale in player.refused if was_stale)
+    text = player.typer.text
+    for signature in parse_error_signatures():
+        seen = text.count(signature)
+        if seen > stale[signature]:
+            at = text.find(signature)
+            raise AssertionError(f"{player.name}: a command was not understood ({signature!r}; {seen} times, "
+                                 f"{stale[signature]} after a change); around it:\n{text[max(0, at - 2500):at + 500]}")
 
 
 class Player(WirePlayer):
@@ -913,7 +950,8 @@ class Player(WirePlayer):
     def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
         super().__init__(name, lang, typer, eyes, seed)
         self.last_sent = 0.0
-        self.refused: list[tuple[str, str]] = []
+        self.refused: list[tuple[str, str, bool]] = []  # (typed, refusal, whether the cards had changed)
+        self.chosen_from: tuple = ()
 
     def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
         """Mostly what a sensible player (the bot's policy) would do; sometimes anything legal,
@@ -929,6 +967,7 @@ class Player(WirePlayer):
         assert view["me"] == awaiting["seat"], (view, awaiting)
 
     def answer(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+        self.chosen_from = own_cards(view)
         action = self.choose(view, legal)
         text, _ = command_for(action, self.lang, self.names(), view, legal, self.rng, steady=True)
         return action, text
@@ -969,7 +1008,9 @@ class Player(WirePlayer):
         fresh = self.typer.text[typed:]
         refused = [r for r in refusals if r in fresh]
         if refused:
-            self.refused.append((self.sent[-1][1], refused[0]))
+            _, latest = self.latest("Korchma.Game.View")
+            changed = own_cards(latest["view"]) != self.chosen_from
+            self.refused.extend((self.sent[-1][1], r, changed) for r in refused)
 
 
 def assert_private(player: Player, seat: int) -> None:
@@ -1039,8 +1080,8 @@ async def test_whole_game_telnet_ssh_and_bots(server):
     elapsed = loop.time() - started
     assert all(p.awaitings > 0 for p in players)
 
-    assert_understood(anna.text, "Анна")
-    assert_understood(boris.text, "Boris")
+    for player in players:
+        assert_understood_or_stale(player)
     winner_events = [d for n, d in anna.gmcp_messages if n == "Korchma.Game.Event" and d["key"] == "revolution.winner"]
     assert len(winner_events) == 1
     winner = names[winner_events[0]["params"]["seat"]]

@@ -49,7 +49,9 @@ def error_signatures(keys_of: Callable[[dict[str, Any]], Iterable[str]]) -> list
 
 def assert_understood(text: str, who: str, signatures: Iterable[str]) -> None:
     for signature in signatures:
-        assert signature not in text, f"{who}: a command was not understood ({signature!r}):\n{text[-3000:]}"
+        at = text.find(signature)
+        assert at < 0, (f"{who}: a command was not understood ({signature!r}); around it:\n"
+                        f"{text[max(0, at - 2500):at + 500]}")
 
 
 async def open_table(host: Any, command: str) -> int:

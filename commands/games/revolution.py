@@ -204,6 +204,11 @@ class Seat(GameSeat):
             if named and not any(c in mine for c in named):
                 return CommandError("revolution.error.no_such_card",
                                     card=card_list(self.deck, named[0] if len(named) == 1 else named))
+            held = [c for c in named if c in mine]
+            if held:  # yours, but not one this asks for (e.g. worn, when a card in hand is asked for)
+                return CommandError("revolution.cmd.not_that_card",
+                                    card=card_list(self.deck, held if len(held) > 1 else held[0]),
+                                    cards=self.pool_list(pool, numbered_list))
         return CommandError("revolution.cmd.bad_card", word=word, cards=self.pool_list(pool, numbered_list))
 
     def pool_list(self, pool: list[str], numbered_list: list[str]) -> Any:
