@@ -84,11 +84,23 @@ def _event(audience: Audience, key: str, params: dict[str, Any]) -> Event:
 # read-only, as every action dict that legal() returns).
 _ALLOW = {"type": "allow"}
 _CHALLENGE_REPLIES = ({"type": "challenge"}, _ALLOW)
+
+
+def _blockers(action: str | None, fifth: str) -> tuple[str, ...]:
+    """The roles that block ``action`` (#9, #20)."""
+    if action == "foreign_aid":
+        return ("duke",)
+    if action == "assassinate":
+        return ("contessa",)
+    if action == "steal":
+        return ("captain", fifth)  # #20
+    return ()
+
+
 _BLOCK_REPLIES = {
-    fifth: {"foreign_aid": ({"type": "block", "role": "duke"}, _ALLOW),
-            "assassinate": ({"type": "block", "role": "contessa"}, _ALLOW),
-            "steal": ({"type": "block", "role": "captain"}, {"type": "block", "role": fifth}, _ALLOW)}
-    for fifth in ("ambassador", "inquisitor")
+    fifth: {action: tuple({"type": "block", "role": role} for role in _blockers(action, fifth)) + (_ALLOW,)
+            for action in ("foreign_aid", "assassinate", "steal")}
+    for fifth in FIFTH_OF.values()
 }
 
 # The event of the most common action, one per seat for all games (events are immutable; their
@@ -615,14 +627,7 @@ def _open(s: CoupState, stage: str, order: list[int]) -> None:
 
 
 def _block_roles(s: CoupState) -> tuple[str, ...]:
-    kind = s.action
-    if kind == "foreign_aid":
-        return ("duke",)
-    if kind == "assassinate":
-        return ("contessa",)
-    if kind == "steal":
-        return ("captain", s.fifth)  # #20
-    return ()
+    return _blockers(s.action, s.fifth)
 
 
 def _claim_stands(s: CoupState, events: list[Event]) -> None:
