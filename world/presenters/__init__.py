@@ -21,6 +21,17 @@ def seat_name(table: "Table", seat: Any) -> str:
     return str(seat)
 
 
+def name_or_dash(table: "Table", seat: Any) -> str:
+    """A seat's name, or "-" where a view has no seat (None)."""
+    return seat_name(table, seat) if isinstance(seat, int) else "-"
+
+
+def per_seat(view: dict[str, Any], field: str, seat: int, default: Any = None) -> Any:
+    """``view[field][seat]`` for a per-seat list in a view, or ``default``."""
+    values = view.get(field) or []
+    return values[seat] if isinstance(values, list) and seat < len(values) else default
+
+
 def waiting_line(game: str, table: "Table", view: dict[str, Any], awaited: set[int],
                  seconds: int | None) -> Msg | None:
     """Whom the game waits for (and how long), in the game's words: ``GAME.view.waiting_for``

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import seat_name, waiting_line
+from . import name_or_dash, seat_name, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -116,36 +116,32 @@ def localize_params(params: dict[str, Any]) -> dict[str, Any]:
 
 # -- the table -------------------------------------------------------------------------------
 
-def _name(table: "Table", seat: Any) -> str:
-    return seat_name(table, seat) if isinstance(seat, int) else "-"
-
-
 def pending_msg(table: "Table", view: dict[str, Any]) -> Msg | None:
     """One line: what the game is doing now."""
     stage = view.get("stage")
     pending = view.get("pending") or {}
     active = view.get("active")
     if stage == "over":
-        return msg("coup.view.stage.over", winner=_name(table, view.get("winner")))
+        return msg("coup.view.stage.over", winner=name_or_dash(table, view.get("winner")))
     if stage == "draft":
         return msg("coup.view.stage.draft")
     if stage == "turn" or not pending:
-        return msg("coup.view.stage.turn", actor=_name(table, active))
+        return msg("coup.view.stage.turn", actor=name_or_dash(table, active))
     actor = pending.get("actor", active)
     action = pending.get("action")
     doing = deed(table, action, pending.get("target"), pending.get("claim"), view) if action else ""
-    common = {"actor": _name(table, actor), "deed": doing, "target": _name(table, pending.get("target")),
-              "blocker": _name(table, pending.get("blocker")),
-              "challenger": _name(table, pending.get("challenger")),
-              "challenged": _name(table, pending.get("challenged")),
-              "losing": _name(table, pending.get("losing"))}
+    common = {"actor": name_or_dash(table, actor), "deed": doing, "target": name_or_dash(table, pending.get("target")),
+              "blocker": name_or_dash(table, pending.get("blocker")),
+              "challenger": name_or_dash(table, pending.get("challenger")),
+              "challenged": name_or_dash(table, pending.get("challenged")),
+              "losing": name_or_dash(table, pending.get("losing"))}
     common.update(_role_forms("block_role", pending.get("block_role") or "-"))
     common.update(_role_forms("challenged_role", pending.get("challenged_role") or "-"))
     if stage in ("challenge_action", "block", "challenge_block", "prove", "lose", "exchange",
                  "examine_show", "examine_decide"):
         keys = _STAGE_PARAMS[stage]
         return msg(f"coup.view.stage.{stage}", **{k: common[k] for k in keys})
-    return msg("coup.view.stage.turn", actor=_name(table, active))
+    return msg("coup.view.stage.turn", actor=name_or_dash(table, active))
 
 
 _STAGE_PARAMS = {
@@ -295,7 +291,7 @@ def _your_move(table: "Table", view: dict[str, Any], seat: int, seconds: int | N
         out.append(msg("coup.view.drawn", roles=role_list(view["drawn"]), n=view["cards"][seat]))
     if view.get("shown"):
         pending = view.get("pending") or {}
-        out.append(msg("coup.view.shown", target=_name(table, pending.get("target")),
+        out.append(msg("coup.view.shown", target=name_or_dash(table, pending.get("target")),
                        **_role_forms("role", view["shown"])))
     if seconds is not None:
         out.append(msg("coup.view.your_move_until", seconds=seconds, hint=hint(view, seat)))

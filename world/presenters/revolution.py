@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import seat_name, waiting_line
+from . import name_or_dash, per_seat, seat_name, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -219,15 +219,6 @@ def localize_params(params: dict[str, Any], deck: Any) -> dict[str, Any]:
 
 # -- the table ---------------------------------------------------------------------------------
 
-def _name(table: "Table", seat: Any) -> str:
-    return seat_name(table, seat) if isinstance(seat, int) else "-"
-
-
-def _at(view: dict[str, Any], field: str, seat: int, default: Any = None) -> Any:
-    values = view.get(field) or []
-    return values[seat] if isinstance(values, list) and seat < len(values) else default
-
-
 def header(table: "Table", view: dict[str, Any], deck: Any) -> Msg:
     return msg("revolution.view.header", number=getattr(table, "number", 0), turn=view.get("turn", 0),
                ruling=party_name(deck, view.get("ruling")), turn_deck=view.get("turn_deck", 0),
@@ -241,16 +232,16 @@ def seat_line(table: "Table", view: dict[str, Any], number: int, awaited: set[in
     bot = msg("revolution.view.bot") if info is not None and getattr(info, "played_by_bot", False) else ""
     active = msg("revolution.view.active") if view.get("active") == number and view.get("stage") != "over" else ""
     thinking = msg("revolution.view.waiting") if number in awaited and view.get("stage") != "over" else ""
-    gear = _at(view, "gear", number, []) or []
-    jail = _at(view, "jail", number, 0) or 0
+    gear = per_seat(view, "gear", number, []) or []
+    jail = per_seat(view, "jail", number, 0) or 0
     ruling = view.get("ruling")
-    party_key = _at(view, "party_keys", number)
-    return msg("revolution.view.seat", name=_name(table, number), level=_at(view, "levels", number, 1),
-               attack=_at(view, "attack", number, 0), cls=class_name(deck, _at(view, "class_keys", number)),
+    party_key = per_seat(view, "party_keys", number)
+    return msg("revolution.view.seat", name=name_or_dash(table, number), level=per_seat(view, "levels", number, 1),
+               attack=per_seat(view, "attack", number, 0), cls=class_name(deck, per_seat(view, "class_keys", number)),
                party=(party_name(deck, party_key) if party_key is not None else nested("revolution.view.no_party")),
                ruling=msg("revolution.view.in_power") if ruling is not None and party_key == ruling else "",
                gear=card_list(deck, gear) if gear else nested("revolution.view.nothing"),
-               hand=_at(view, "hand_sizes", number, 0) or 0,
+               hand=per_seat(view, "hand_sizes", number, 0) or 0,
                jail=msg("revolution.view.jailed", turns=jail) if jail else "",
                active=active, state=thinking, bot=bot)
 
@@ -261,10 +252,10 @@ def fight_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
         return []
     stats = opponent_stats(deck, fight.get("card"))
     helper = fight.get("helper")
-    out = [msg("revolution.view.fight", fighter=_name(table, fight.get("fighter")),
+    out = [msg("revolution.view.fight", fighter=name_or_dash(table, fight.get("fighter")),
                card=card_name(deck, fight.get("card")), level=stats["level"], levels=stats["levels"],
                loot=fight.get("loot", stats["loot"]),
-               helper=(nested("revolution.view.helper", name=_name(table, helper), share=fight.get("share") or 0)
+               helper=(nested("revolution.view.helper", name=name_or_dash(table, helper), share=fight.get("share") or 0)
                        if helper is not None else ""),
                players=fight.get("players_total", 0), opponent=fight.get("opponent_total", 0),
                players_bonus=fight.get("players_bonus", 0), opponent_bonus=fight.get("opponent_bonus", 0))]
@@ -273,7 +264,7 @@ def fight_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
         out.append(msg("revolution.view.fight_card", text=text))
     offers = fight.get("offers") or {}
     if offers and helper is None:
-        items = [nested("revolution.view.offer_item", name=_name(table, int(s)), share=share)
+        items = [nested("revolution.view.offer_item", name=name_or_dash(table, int(s)), share=share)
                  for s, share in sorted(offers.items(), key=lambda kv: int(kv[0]))]
         out.append(msg("revolution.view.offers", items=nested_list(items)))
     played = fight.get("played") or []
@@ -281,7 +272,7 @@ def fight_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
         items = []
         for entry in played:
             if isinstance(entry, (list, tuple)) and len(entry) == 3:
-                items.append(nested("revolution.view.played_item", name=_name(table, entry[0]),
+                items.append(nested("revolution.view.played_item", name=name_or_dash(table, entry[0]),
                                     card=card_name(deck, entry[1]),
                                     side=side_name(entry[2]) if entry[2] in SIDES else ""))
         out.append(msg("revolution.view.played", items=nested_list(items)))
@@ -305,16 +296,16 @@ def trade_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
     trades = view.get("trades") or []
     if not trades:
         return []
-    items = [nested("revolution.view.trade_item", name=_name(table, t.get("seat")), target=_name(table, t.get("target")),
+    items = [nested("revolution.view.trade_item", name=name_or_dash(table, t.get("seat")), target=name_or_dash(table, t.get("target")),
                     give_n=t.get("give_n", 0), take_n=t.get("take_n", 0)) for t in trades if isinstance(t, dict)]
     out = [msg("revolution.view.trades", items=nested_list(items))]
     mine = view.get("my_trade")
     if isinstance(mine, dict):
-        out.append(msg("revolution.view.my_trade", name=_name(table, mine.get("target")),
+        out.append(msg("revolution.view.my_trade", name=name_or_dash(table, mine.get("target")),
                        gives=card_list(deck, list(mine.get("give") or [])),
                        gets=card_list(deck, list(mine.get("take") or []))))
     for offer in view.get("trades_to_me") or []:
-        out.append(msg("revolution.view.trade_to_me", name=_name(table, offer.get("seat")),
+        out.append(msg("revolution.view.trade_to_me", name=name_or_dash(table, offer.get("seat")),
                        gets=card_list(deck, list(offer.get("give") or [])),
                        gives=card_list(deck, list(offer.get("take") or []))))
     return out
@@ -323,9 +314,9 @@ def trade_lines(table: "Table", view: dict[str, Any], deck: Any) -> list[Msg]:
 def stage_msg(table: "Table", view: dict[str, Any], deck: Any) -> Msg | None:
     stage = view.get("stage")
     if stage == "over":
-        return msg("revolution.view.stage.over", name=_name(table, view.get("winner")))
+        return msg("revolution.view.stage.over", name=name_or_dash(table, view.get("winner")))
     if stage in STAGES:
-        return msg(f"revolution.view.stage.{stage}", name=_name(table, view.get("active")),
+        return msg(f"revolution.view.stage.{stage}", name=name_or_dash(table, view.get("active")),
                    limit=view.get("hand_limit", 5))
     return None
 
@@ -333,7 +324,7 @@ def stage_msg(table: "Table", view: dict[str, Any], deck: Any) -> Msg | None:
 def hint(view: dict[str, Any], seat: int | None) -> Msg:
     """What the viewer may type now."""
     stage = view.get("stage")
-    jailed = seat is not None and (_at(view, "jail", seat, 0) or 0) > 0
+    jailed = seat is not None and (per_seat(view, "jail", seat, 0) or 0) > 0
     if stage == "fight":
         fight = view.get("fight") or {}
         if seat == fight.get("fighter"):
@@ -390,7 +381,7 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
             out.append(msg("revolution.view.hand_item", no=i, name=card_name(deck, cid), text=card_text(deck, cid)))
     else:
         out.append(msg("revolution.view.hand_empty"))
-    gear = list(_at(view, "gear", seat, []) or [])
+    gear = list(per_seat(view, "gear", seat, []) or [])
     if gear:
         out.append(msg("revolution.view.gear", cards=numbered(deck, gear, len(hand) + 1)))
     if seat in awaited and view.get("stage") != "over":
@@ -438,7 +429,7 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
     _LAST_STATUS[key] = (table_sig, now_sig, mine)
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
-        out.append(msg("revolution.status.line", turn=view.get("turn", 0), name=_name(table, view.get("active")),
+        out.append(msg("revolution.status.line", turn=view.get("turn", 0), name=name_or_dash(table, view.get("active")),
                        ruling=party_name(deck, view.get("ruling")), seats=_status_items(table, view)))
     now_changed = last is None or last[1] != now_sig
     fight = view.get("fight")
@@ -455,9 +446,9 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
 def _status_items(table: "Table", view: dict[str, Any]) -> Any:
     items = []
     for number in range(view.get("players", len(table.seats))):
-        jail = _at(view, "jail", number, 0) or 0
-        items.append(nested("revolution.status.seat", name=_name(table, number),
-                            level=_at(view, "levels", number, 1),
+        jail = per_seat(view, "jail", number, 0) or 0
+        items.append(nested("revolution.status.seat", name=name_or_dash(table, number),
+                            level=per_seat(view, "levels", number, 1),
                             jail=nested("revolution.status.jailed", turns=jail) if jail else ""))
     return nested_list(items, sep=" | ")
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import seat_name, waiting_line
+from . import name_or_dash, per_seat, seat_name, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -141,15 +141,6 @@ def localize_params(params: dict[str, Any]) -> dict[str, Any]:
 
 # -- the table -------------------------------------------------------------------------------
 
-def _name(table: "Table", seat: Any) -> str:
-    return seat_name(table, seat) if isinstance(seat, int) else "-"
-
-
-def _at(view: dict[str, Any], field: str, seat: int, default: Any = None) -> Any:
-    values = view.get(field) or []
-    return values[seat] if isinstance(values, list) and seat < len(values) else default
-
-
 def targets_of(view: dict[str, Any], seat: int | None) -> list[int]:
     """Seats the viewer may place a card on now (from the view: not itself, not defeated, fewer
     than 2 cards placed, not returned this round)."""
@@ -159,7 +150,7 @@ def targets_of(view: dict[str, Any], seat: int | None) -> list[int]:
         return out
     for step in range(1, n):
         s = (seat + step) % n
-        if _at(view, "defeated", s) or _at(view, "returned", s) or (_at(view, "placed", s) or 0) >= 2:
+        if per_seat(view, "defeated", s) or per_seat(view, "returned", s) or (per_seat(view, "placed", s) or 0) >= 2:
             continue
         out.append(s)
     return out
@@ -175,12 +166,12 @@ def stage_msg(table: "Table", view: dict[str, Any]) -> Msg | None:
             return msg("whispers.view.stage.over", side=side_name(winner, coop, plural=True))
         return msg("whispers.view.stage.over_none")
     if stage == "pass":
-        return msg("whispers.view.stage.pass", name=_name(table, view.get("passer", view.get("turn"))))
+        return msg("whispers.view.stage.pass", name=name_or_dash(table, view.get("passer", view.get("turn"))))
     if stage == "swap":
-        return msg("whispers.view.stage.swap", name=_name(table, view.get("turn")),
-                   passer=_name(table, view.get("passer")))
+        return msg("whispers.view.stage.swap", name=name_or_dash(table, view.get("turn")),
+                   passer=name_or_dash(table, view.get("passer")))
     if stage == "place":
-        return msg("whispers.view.stage.place", name=_name(table, view.get("turn")), lap=view.get("lap", 1))
+        return msg("whispers.view.stage.place", name=name_or_dash(table, view.get("turn")), lap=view.get("lap", 1))
     return None
 
 
@@ -188,14 +179,14 @@ def hint(table: "Table", view: dict[str, Any], seat: int | None) -> Msg:
     """What the viewer may type now."""
     stage = view.get("stage")
     if stage == "place":
-        names = ", ".join(_name(table, s) for s in targets_of(view, seat)) or "-"
+        names = ", ".join(name_or_dash(table, s) for s in targets_of(view, seat)) or "-"
         hand = view.get("hand") or []
         if len(set(hand)) == 1:
             return msg("whispers.hint.place_one", names=names, card=card_with_rank(hand[0]))
         return msg("whispers.hint.place", names=names)
     if stage == "pass":
-        names = ", ".join(_name(table, s) for s in range(view.get("players", 0))
-                          if s != seat and not _at(view, "defeated", s) and (_at(view, "hand_sizes", s) or 0) > 0)
+        names = ", ".join(name_or_dash(table, s) for s in range(view.get("players", 0))
+                          if s != seat and not per_seat(view, "defeated", s) and (per_seat(view, "hand_sizes", s) or 0) > 0)
         return msg("whispers.hint.pass", names=names or "-")
     if stage == "swap":
         return msg("whispers.hint.swap")
@@ -216,22 +207,22 @@ def seat_line(table: "Table", view: dict[str, Any], number: int, awaited: set[in
     coop = is_coop(table, view)
     bot = msg("whispers.view.bot") if info is not None and getattr(info, "played_by_bot", False) else ""
     dealer = msg("whispers.view.dealer") if view.get("dealer") == number else ""
-    side = _at(view, "revealed", number)
-    if _at(view, "defeated", number):
+    side = per_seat(view, "revealed", number)
+    if per_seat(view, "defeated", number):
         return msg("whispers.view.seat_defeated", name=name, side=side_name(side, coop), dealer=dealer, bot=bot)
-    face_up = _at(view, "face_up", number)
+    face_up = per_seat(view, "face_up", number)
     up = msg("whispers.view.face_up", card=card_with_rank(face_up)) if _is_rank(face_up) else ""
     revealed = msg("whispers.view.revealed", side=side_name(side, coop)) if side in SIDES else ""
-    returned = msg("whispers.view.returned") if _at(view, "returned", number) else ""
-    return msg("whispers.view.seat", name=name, status=card_with_rank(_at(view, "status", number, 1)),
-               placed=_at(view, "placed", number, 0) or 0, hand=_at(view, "hand_sizes", number, 0) or 0,
+    returned = msg("whispers.view.returned") if per_seat(view, "returned", number) else ""
+    return msg("whispers.view.seat", name=name, status=card_with_rank(per_seat(view, "status", number, 1)),
+               placed=per_seat(view, "placed", number, 0) or 0, hand=per_seat(view, "hand_sizes", number, 0) or 0,
                up=up, revealed=revealed, returned=returned, dealer=dealer,
                state=_seat_state(table, view, number, awaited), bot=bot)
 
 
 def header(table: "Table", view: dict[str, Any]) -> Msg:
     key = "whispers.view.header_coop" if is_coop(table, view) else "whispers.view.header"
-    return msg(key, number=table.number, round=view.get("round", 0), dealer=_name(table, view.get("dealer")),
+    return msg(key, number=table.number, round=view.get("round", 0), dealer=name_or_dash(table, view.get("dealer")),
                deck=view.get("deck", 0), discard=view.get("discard", 0),
                district=view.get("district_total", 0), capitol=view.get("capitol_total", 0))
 
@@ -264,12 +255,12 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
         out.append(msg("whispers.view.side", side=side_name(side, coop)))
     team = [s for s in (view.get("team") or []) if s != seat]
     if team:
-        out.append(msg("whispers.view.team", names=", ".join(_name(table, s) for s in team)))
-    if _at(view, "defeated", seat):
+        out.append(msg("whispers.view.team", names=", ".join(name_or_dash(table, s) for s in team)))
+    if per_seat(view, "defeated", seat):
         out.append(msg("whispers.view.you_defeated"))
     placements = view.get("my_placements") or []
     if placements:
-        items = [nested("whispers.seat_card", name=_name(table, pair[0]), card=card_name(pair[1]))
+        items = [nested("whispers.seat_card", name=name_or_dash(table, pair[0]), card=card_name(pair[1]))
                  for pair in placements if isinstance(pair, (list, tuple)) and len(pair) == 2]
         out.append(msg("whispers.view.my_placements", items=nested_list(items)))
     if seat in awaited and view.get("stage") != "over":
@@ -290,7 +281,7 @@ def _your_move(table: "Table", view: dict[str, Any], seat: int, seconds: int | N
     out = [_hand_msg(view)]
     if _is_rank(view.get("passed_card")):
         out.append(msg("whispers.view.passed_card", card=card_with_rank(view["passed_card"]),
-                       name=_name(table, view.get("passer"))))
+                       name=name_or_dash(table, view.get("passer"))))
     if seconds is not None:
         out.append(msg("whispers.view.your_move_until", seconds=seconds, hint=hint(table, view, seat)))
     else:
@@ -330,7 +321,7 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
         out.append(msg("whispers.status.line", round=view.get("round", 0),
-                       dealer=_name(table, view.get("dealer")), seats=_join(_status_items(table, view))))
+                       dealer=name_or_dash(table, view.get("dealer")), seats=_join(_status_items(table, view))))
     now_changed = last is None or last[1] != now_sig
     if now_changed and view.get("stage") in ("pass", "swap") and not mine:
         now = stage_msg(table, view)
@@ -346,12 +337,12 @@ def _status_items(table: "Table", view: dict[str, Any]) -> list[Msg]:
     items = []
     for number in range(view.get("players", len(table.seats))):
         name = seat_name(table, number)
-        side = _at(view, "revealed", number)
-        if _at(view, "defeated", number):
+        side = per_seat(view, "revealed", number)
+        if per_seat(view, "defeated", number):
             items.append(msg("whispers.status.defeated", name=name, side=side_name(side, coop)))
             continue
         revealed = msg("whispers.status.revealed", side=side_name(side, coop)) if side in SIDES else ""
-        items.append(msg("whispers.status.seat", name=name, status=card_name(_at(view, "status", number, 1)),
+        items.append(msg("whispers.status.seat", name=name, status=card_name(per_seat(view, "status", number, 1)),
                          revealed=revealed))
     return items
 
