@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import name_or_dash, per_seat, seat_name, waiting_line
+from . import name_or_dash, per_seat, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
