@@ -110,11 +110,12 @@ class TableManager:
         number = self.at_table.get(account_id)
         return self.tables.get(number) if number is not None else None
 
-    def _unless_finished(self, account_id: int) -> Table | None:
-        """The table this account is at; if its game is over, they get up from it first (so that
-        `open`, `join` and `watch` after a game need no `leave`) and this is None."""
+    def _unless_finished(self, account_id: int, going_to: Table | None = None) -> Table | None:
+        """The table this account is at; if its game is over (and it is not ``going_to``), they
+        get up from it first (so that `open`, `join` and `watch` after a game need no `leave`)
+        and this is None."""
         table = self.table_of(account_id)
-        if table is not None and table.state_name == "finished":
+        if table is not None and table is not going_to and table.state_name == "finished":
             table.watchers.discard(account_id)
             table.masters.discard(account_id)
             self._exit(account_id)
@@ -196,7 +197,7 @@ class TableManager:
 
     async def join(self, account: Account, number: int) -> Table:
         table = self.get(number)
-        current = self._unless_finished(account.id) if self.table_of(account.id) is not table else table
+        current = self._unless_finished(account.id, going_to=table)
         if table.running and table.seat_of(account.id) is not None:
             # Back to one's own seat in a running game: the bot hands it back.
             if current is not None and current is not table:
@@ -237,7 +238,7 @@ class TableManager:
             raise TableError("master.not_allowed", number=number)
         if table.seat_of(account.id) is not None:
             raise TableError("master.seated")
-        current = self._unless_finished(account.id) if self.table_of(account.id) is not table else table
+        current = self._unless_finished(account.id, going_to=table)
         if current is not None and current is not table:
             raise TableError("table.already_at_table")
         table.watchers.add(account.id)
