@@ -25,7 +25,7 @@ import pytest
 
 from tests import wire
 from tests.telnet_client import log_in
-from tests.wire import FINISHED, WirePlayer, error_signatures, open_table
+from tests.wire import FINISHED, WirePlayer, error_signatures, open_table, unique_prefix
 
 LANGS = ("en", "ru", "uk")
 
@@ -64,16 +64,6 @@ VERBS = {
            "draft": ["вибрати"]},
 }
 CLAIM_OF = {"tax": "duke", "assassinate": "assassin", "steal": "captain", "examine": "inquisitor"}
-
-
-def unique_prefix(name: str, names: list[str]) -> str:
-    """The shortest start of ``name`` (3 letters at least) no other name begins with."""
-    others = [n.casefold() for n in names if n != name]
-    for size in range(3, len(name) + 1):
-        prefix = name[:size]
-        if not any(o.startswith(prefix.casefold()) for o in others):
-            return prefix
-    return name
 
 
 def command_for(action: dict[str, Any], lang: str, names: list[str], legal: list[dict[str, Any]],

@@ -32,6 +32,7 @@ import pytest
 from games.mafia import GAME as ENGINE
 from games.mafia import public_roles as PR
 from games.mafia import roles as R
+from tests.wire import accusative, unique_prefix
 
 LANGS = ("ru", "en", "uk")
 LEFTOVER = re.compile(r"mafia\.[a-z]")  # a message key shown instead of its text
@@ -141,26 +142,6 @@ class Typist:
 
 
 # -- what a player types ---------------------------------------------------------------------------
-
-def unique_prefix(name: str, names: list[str]) -> str:
-    others = [n.casefold() for n in names if n != name]
-    for size in range(3, len(name) + 1):
-        if not any(o.startswith(name[:size].casefold()) for o in others):
-            return name[:size]
-    return name
-
-
-def accusative(name: str) -> str:
-    if not re.search("[а-яё]$", name, re.I):
-        return name
-    if name[-1] in "аА":
-        return name[:-1] + "у"
-    if name[-1] in "яЯ":
-        return name[:-1] + "ю"
-    if name[-1] in "йЙьЬ":
-        return name[:-1] + "я"
-    return name + "а"
-
 
 def _stem_finds(word: str, name: str, names: list[str]) -> bool:
     """The verbs' stem fallback (cut 1-2 letters) finds exactly ``name`` from ``word``."""

@@ -26,7 +26,7 @@ import pytest
 
 from tests import wire
 from tests.telnet_client import log_in
-from tests.wire import FINISHED, WirePlayer, error_signatures, open_table
+from tests.wire import FINISHED, WirePlayer, accusative, error_signatures, open_table, unique_prefix
 
 LANGS = ("en", "ru", "uk")
 LEFTOVER_KEY = re.compile(r"whispers\.[a-z]")  # a message key shown instead of its text
@@ -51,31 +51,6 @@ VERBS = {
 ON = {"en": "on", "ru": "на", "uk": "на"}
 NAMES = ["Анна", "Boris", "Бот-Афанасий", "Бот-Глафира", "Гость", "Дуня", "Борислав", "Ева", "Иван",
          "Олена", "Пётр", "Zoe"]
-
-
-def unique_prefix(name: str, names: list[str]) -> str:
-    """The shortest start of ``name`` (3 letters at least) no other name begins with."""
-    others = [n.casefold() for n in names if n != name]
-    for size in range(3, len(name) + 1):
-        prefix = name[:size]
-        if not any(o.startswith(prefix.casefold()) for o in others):
-            return prefix
-    return name
-
-
-def accusative(name: str) -> str:
-    """A Russian accusative the way a player types it after «на»: Бориса, Анну, Бот-Афанасия."""
-    if not re.search("[а-яё]$", name, re.I):
-        return name
-    if name[-1] in "аА":
-        return name[:-1] + "у"
-    if name[-1] in "яЯ":
-        return name[:-1] + "ю"
-    if name[-1] in "йЙ":
-        return name[:-1] + "я"
-    if name[-1] in "ьЬ":
-        return name[:-1] + "я"
-    return name + "а"
 
 
 def command_for(action: dict[str, Any], lang: str, names: list[str], legal: list[dict[str, Any]],

@@ -17,6 +17,29 @@ LANGS = ("en", "ru", "uk")
 FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
 
 
+def unique_prefix(name: str, names: list[str]) -> str:
+    """The shortest start of ``name`` (3 letters at least) no other name begins with."""
+    others = [n.casefold() for n in names if n != name]
+    for size in range(3, len(name) + 1):
+        prefix = name[:size]
+        if not any(o.startswith(prefix.casefold()) for o in others):
+            return prefix
+    return name
+
+
+def accusative(name: str) -> str:
+    """A Russian accusative the way a player types it after «на»: Бориса, Анну, Бот-Афанасия."""
+    if not re.search("[а-яё]$", name, re.I):
+        return name
+    if name[-1] in "аА":
+        return name[:-1] + "у"
+    if name[-1] in "яЯ":
+        return name[:-1] + "ю"
+    if name[-1] in "йЙьЬ":
+        return name[:-1] + "я"
+    return name + "а"
+
+
 def literal_pieces(template: str) -> list[str]:
     """The fixed parts of a catalog template, markup and edge punctuation removed."""
     pieces = [lit for lit, *_ in string.Formatter().parse(template)]
