@@ -25,7 +25,8 @@ import pytest
 
 from tests import wire
 from tests.telnet_client import log_in
-from tests.wire import FINISHED, WirePlayer, error_signatures, open_table, unique_prefix
+from tests.wire import (FINISHED, WirePlayer, company, error_signatures, open_table,
+                       sit_down_and_start, unique_prefix)
 
 LANGS = ("en", "ru", "uk")
 
@@ -321,26 +322,10 @@ class Player(WirePlayer):
 async def test_whole_game_telnet_ssh_and_bots(server):
     """Anna (telnet, Russian) and Boris (SSH, English) play with two bots to the end; a guest
     (Ukrainian) watches and hears no whisper."""
-    from tests.ssh_client import connect
+    anna, boris, boris_eyes, guest = await company(server)
 
-    anna = await log_in(server.telnet_port, "Анна", gmcp=True)
-    boris = await connect(server.ssh_port, "Boris", password="secret1", width=100)
-    await boris.expect("Boris")
-    boris.send_line("lang en")
-    await boris.expect("Language: English")
-    boris_eyes = await log_in(server.telnet_port, "Boris", create=False, gmcp=True)
-    guest = await log_in(server.telnet_port, "Гость", gmcp=True)
-    guest.send_line("мова uk")
-    await guest.expect("Мова: українська")
-
-    number = await open_table(anna, "открыть переворот reaction=5 turn=10 seats=4 challenge_order=first")
-    boris.send_line(f"join {number}")
-    await boris.expect("You sit down")
-    anna.send_line("боты 2")
-    await anna.expect("За стол садятся 2 бота")
-    guest.send_line(f"watch {number}")
-    await guest.expect(f"{number}")
-    anna.send_line("начать")
+    await sit_down_and_start(anna, boris, guest,
+                             "открыть переворот reaction=5 turn=10 seats=4 challenge_order=first", 2)
     await anna.expect("Начинается «Переворот»", timeout=10)
     await boris.expect("Coup begins", timeout=10)
     await guest.expect("Починається «Переворот»", timeout=10)

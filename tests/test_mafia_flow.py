@@ -25,7 +25,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from tests.telnet_client import log_in
-from tests.wire import FINISHED, literal_pieces, open_table
+from tests.wire import FINISHED, company, literal_pieces, open_table
 
 END_KEYS = ("mafia.win", "mafia.stalemate")
 READY = {"type": "ready"}
@@ -507,18 +507,8 @@ async def test_twelve_seats_humans_and_bots_to_the_end(server):
     """Анна (telnet, Russian, «Старый продавец») and Boris (SSH, English, the listed «Brewer») with
     ten bots, 10-minute phases that end as soon as everyone is ready; every wait answered with orders typed
     from the legal templates; to the end. A Ukrainian guest watches."""
-    from tests.ssh_client import connect
-
     loop = asyncio.get_running_loop()
-    anna = await log_in(server.telnet_port, "Анна", gmcp=True)
-    boris = await connect(server.ssh_port, "Boris", password="secret1", width=100)
-    await boris.expect("Boris")
-    boris.send_line("lang en")
-    await boris.expect("Language: English")
-    boris_eyes = await log_in(server.telnet_port, "Boris", create=False, gmcp=True)
-    guest = await log_in(server.telnet_port, "Гость", gmcp=True)
-    guest.send_line("мова uk")
-    await guest.expect("Мова: українська")
+    anna, boris, boris_eyes, guest = await company(server)
 
     number = await open_table(anna, "открыть мафия night=10m day=10m seats=12")
     anna.send_line("класс Старый продавец")

@@ -27,7 +27,8 @@ from typing import Any
 import pytest
 
 from tests.telnet_client import log_in
-from tests.wire import FINISHED, WirePlayer, error_signatures, open_table, signatures
+from tests.wire import (FINISHED, WirePlayer, company, error_signatures, open_table, signatures,
+                       sit_down_and_start)
 
 LANGS = ("en", "ru", "uk")
 LEFTOVER_KEY = re.compile(r"revolution\.[a-z]")  # a message key shown instead of its text
@@ -1031,29 +1032,12 @@ def assert_private(player: Player, seat: int) -> None:
 async def test_whole_game_telnet_ssh_and_bots(server):
     """Anna (telnet, Russian) and Boris (SSH, English) play with two bots until someone reaches
     level 10; a guest (Ukrainian) watches and sees no hand and no whisper."""
-    from tests.ssh_client import connect
-
     loop = asyncio.get_running_loop()
     started = loop.time()
-    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(250, 50))
-    boris = await connect(server.ssh_port, "Boris", password="secret1", width=250)
-    await boris.expect("Boris")
-    boris.send_line("lang en")
-    await boris.expect("Language: English")
-    boris_eyes = await log_in(server.telnet_port, "Boris", create=False, gmcp=True, naws=(250, 50))
-    guest = await log_in(server.telnet_port, "Гость", gmcp=True, naws=(250, 50))
-    guest.send_line("мова uk")
-    await guest.expect("Мова: українська")
+    anna, boris, boris_eyes, guest = await company(server, wide=True)
 
     # Short clocks for the steps a person might miss (the rules stay as they are).
-    number = await open_table(anna, "открыть революция turn=20 reaction=10 seats=4")
-    boris.send_line(f"join {number}")
-    await boris.expect("You sit down")
-    anna.send_line("боты 2")
-    await anna.expect("За стол садятся 2 бота")
-    guest.send_line(f"watch {number}")
-    await guest.expect(f"{number}")
-    anna.send_line("начать")
+    await sit_down_and_start(anna, boris, guest, "открыть революция turn=20 reaction=10 seats=4", 2)
     await anna.expect("Начинается «Революция»", timeout=10)
     await boris.expect("Revolution begins", timeout=10)
     await guest.expect("Починається «Революція»", timeout=10)

@@ -26,7 +26,8 @@ import pytest
 
 from tests import wire
 from tests.telnet_client import log_in
-from tests.wire import FINISHED, WirePlayer, accusative, error_signatures, open_table, unique_prefix
+from tests.wire import (FINISHED, WirePlayer, accusative, company, error_signatures, open_table,
+                       sit_down_and_start, unique_prefix)
 
 LANGS = ("en", "ru", "uk")
 LEFTOVER_KEY = re.compile(r"whispers\.[a-z]")  # a message key shown instead of its text
@@ -582,26 +583,9 @@ def assert_private(player: Player, seat: int) -> None:
 async def test_whole_game_telnet_ssh_and_bots(server):
     """Anna (telnet, Russian) and Boris (SSH, English) play with three bots to the end; a guest
     (Ukrainian) watches and hears no whisper."""
-    from tests.ssh_client import connect
+    anna, boris, boris_eyes, guest = await company(server, wide=True)
 
-    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(250, 50))
-    boris = await connect(server.ssh_port, "Boris", password="secret1", width=250)
-    await boris.expect("Boris")
-    boris.send_line("lang en")
-    await boris.expect("Language: English")
-    boris_eyes = await log_in(server.telnet_port, "Boris", create=False, gmcp=True, naws=(250, 50))
-    guest = await log_in(server.telnet_port, "Гость", gmcp=True, naws=(250, 50))
-    guest.send_line("мова uk")
-    await guest.expect("Мова: українська")
-
-    number = await open_table(anna, "открыть шептуны turn=10 seats=5 rounds=40")
-    boris.send_line(f"join {number}")
-    await boris.expect("You sit down")
-    anna.send_line("боты 3")
-    await anna.expect("За стол садятся 3 бота")
-    guest.send_line(f"watch {number}")
-    await guest.expect(f"{number}")
-    anna.send_line("начать")
+    await sit_down_and_start(anna, boris, guest, "открыть шептуны turn=10 seats=5 rounds=40", 3)
     await anna.expect("Начинаются «Шептуны»", timeout=10)
     await boris.expect("Jabberjay begins", timeout=10)
     await guest.expect("Починаються «Шептуни»", timeout=10)

@@ -83,6 +83,40 @@ async def open_table(host: Any, command: str) -> int:
     return int(re.search(r"\d+", found).group(0))
 
 
+async def company(server: Any, wide: bool = False) -> tuple[Any, Any, Any, Any]:
+    """The people of a whole-game test: Анна (telnet, Russian, GMCP); Boris, who types over SSH in
+    English and reads GMCP on a telnet session of his own; a Ukrainian guest (telnet, GMCP).
+    ``wide``: 250-column terminals. Returns (anna, boris, boris_eyes, guest)."""
+    from tests.ssh_client import connect
+    from tests.telnet_client import log_in
+
+    screen = {"naws": (250, 50)} if wide else {}
+    anna = await log_in(server.telnet_port, "Анна", gmcp=True, **screen)
+    boris = await connect(server.ssh_port, "Boris", password="secret1", width=250 if wide else 100)
+    await boris.expect("Boris")
+    boris.send_line("lang en")
+    await boris.expect("Language: English")
+    boris_eyes = await log_in(server.telnet_port, "Boris", create=False, gmcp=True, **screen)
+    guest = await log_in(server.telnet_port, "Гость", gmcp=True, **screen)
+    guest.send_line("мова uk")
+    await guest.expect("Мова: українська")
+    return anna, boris, boris_eyes, guest
+
+
+async def sit_down_and_start(anna: Any, boris: Any, guest: Any, command: str, bots: int) -> int:
+    """Анна opens the table with ``command``, Boris joins, Анна seats 2-4 bots, the guest watches,
+    and Анна starts. Returns the table's number."""
+    number = await open_table(anna, command)
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    anna.send_line(f"боты {bots}")
+    await anna.expect(f"За стол садятся {bots} бота")
+    guest.send_line(f"watch {number}")
+    await guest.expect(f"{number}")
+    anna.send_line("начать")
+    return number
+
+
 class WirePlayer:
     """A person at the table: ``typer`` types (telnet or SSH), ``eyes`` reads GMCP (telnet)."""
 
