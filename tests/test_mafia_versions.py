@@ -14,6 +14,7 @@ from games.mafia import GAME, MafiaState, bot
 from games.mafia import engine as E
 from games.mafia import roles as R
 from games.mafia import versions as V
+from tests.test_mafia_engine import err, keys, order, touch
 
 READY = {"type": "ready"}
 BASE = ["boss", "killer", "officer", "civilian", "maniac"]
@@ -37,18 +38,6 @@ def game(version="C", roles=None, index=0, public=None, seed=0, **options) -> Ma
     return s
 
 
-def touch(s: MafiaState) -> None:
-    s.actors = None
-    s.public_cache = None
-
-
-def order(s, seat, ability, target=None, **args):
-    action = {"type": "order", "ability": ability, **args}
-    if target is not None:
-        action["target"] = target
-    return GAME.apply(s, seat, action)
-
-
 def card(s, seat, play, target=None, **args):
     return order(s, seat, "card", seat if target is None else target, play=play, **args)
 
@@ -69,16 +58,6 @@ def finish(s) -> list:
             events += GAME.apply(s, w.seat, READY)
         if not GAME.awaiting(s) or GAME.awaiting(s)[0].window != window:
             return events
-
-
-def keys(events, key):
-    return [e for e in events if e.key == key]
-
-
-def err(fn, *args, **kw) -> RuleError:
-    with pytest.raises(RuleError) as info:
-        fn(*args, **kw)
-    return info.value
 
 
 def by_version(version, a, b, c):
