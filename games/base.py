@@ -145,3 +145,24 @@ def int_option(value: Any, low: int, high: int, name: str, error_key: str) -> in
     if number is None or not low <= number <= high:
         raise RuleError(error_key, name=name, value=value)
     return number
+
+
+def bot_answer(choose: Any, view: dict[str, Any], legal: list[Action], rng: Any, level: str,
+               easy_random: float, strict: bool) -> Action:
+    """The frame of a bot's answer, around the game's own ``choose(view, legal, rng)``: the only
+    legal action at once; an easy bot's random pick ``easy_random`` of the time; and a bot never
+    stalls a table: an error in ``choose`` (unless ``strict``, as tests set) or an answer that is
+    not legal becomes the first legal action."""
+    if not legal:
+        raise ValueError("bot asked to move with no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    if level == "easy" and rng.random() < easy_random:
+        return legal[rng.randrange(len(legal))]
+    if strict:
+        return choose(view, legal, rng)
+    try:
+        action = choose(view, legal, rng)
+    except Exception:  # a bot must never stall a table
+        return legal[0]
+    return action if action in legal else legal[0]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import bot_answer
 from .deck import EQUIPMENT, load
 
 Action = dict[str, Any]
@@ -32,19 +33,7 @@ GOAL = 10
 
 
 def bot_action(view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
-    if not legal:
-        raise ValueError("bot asked to move with no legal action")
-    if len(legal) == 1:
-        return legal[0]
-    if level == "easy" and rng.random() < EASY_RANDOM:
-        return legal[rng.randrange(len(legal))]
-    if STRICT:
-        return _choose(view, legal, rng)
-    try:
-        action = _choose(view, legal, rng)
-    except Exception:  # a bot must never stall a table
-        return legal[0]
-    return action if action in legal else legal[0]
+    return bot_answer(_choose, view, legal, rng, level, EASY_RANDOM, STRICT)
 
 
 def _first(legal: list[Action], kind: str) -> Action | None:

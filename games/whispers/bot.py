@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import bot_answer
+
 Action = dict[str, Any]
 
 # Set by tests: let an exception in a bot escape instead of falling back to a safe action.
@@ -46,22 +48,12 @@ FLED = 5
 
 def bot_action(view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
     """One element of ``legal`` for the seat whose ``view`` this is."""
-    if not legal:
-        raise ValueError("bot asked to move with no legal action")
-    if len(legal) == 1:
-        return legal[0]
-    if level == "easy" and rng.random() < EASY_RANDOM:
-        return legal[rng.randrange(len(legal))]
+    return bot_answer(_choose, view, legal, rng, level, EASY_RANDOM, STRICT)
+
+
+def _choose(view: dict[str, Any], legal: list[Action], rng: Any) -> Action:
     handler = _HANDLERS.get(view.get("stage"))
-    if handler is None:
-        return legal[0]
-    if STRICT:
-        return handler(view, legal, rng)
-    try:
-        action = handler(view, legal, rng)
-    except Exception:  # a bot must never stall a table
-        return legal[0]
-    return action if action in legal else legal[0]
+    return legal[0] if handler is None else handler(view, legal, rng)
 
 
 # ------------------------------------------------------------------------------------ who is who
