@@ -21,6 +21,28 @@ def seat_name(table: "Table", seat: Any) -> str:
     return str(seat)
 
 
+class LastShown:
+    """What a presenter last showed each viewer, per (table, seat), so that its status after a
+    change says only what changed. Bounded: past ``limit`` viewers it starts afresh (each then
+    sees a whole status once more)."""
+
+    def __init__(self, limit: int = 20000) -> None:
+        self.shown: dict[tuple[int, int | None], Any] = {}
+        self.limit = limit
+
+    def swap(self, key: tuple[int, int | None], now: Any) -> Any:
+        """Remember ``now`` for ``key``; return what was shown before (None: nothing yet)."""
+        last = self.shown.get(key)
+        if len(self.shown) > self.limit:
+            self.clear()
+        self.shown[key] = now
+        return last
+
+    def clear(self) -> None:
+        """Forget everything: each viewer sees a whole status next."""
+        self.shown.clear()
+
+
 def name_or_dash(table: "Table", seat: Any) -> str:
     """A seat's name, or "-" where a view has no seat (None)."""
     return seat_name(table, seat) if isinstance(seat, int) else "-"

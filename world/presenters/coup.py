@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import name_or_dash, seat_name, waiting_line
+from . import LastShown, name_or_dash, seat_name, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -229,7 +229,7 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
 # -- the status after every change -------------------------------------------------------------
 
 # What each viewer was last shown, per (table, seat): the status repeats only what changed.
-_LAST_STATUS: dict[tuple[int, int | None], tuple[tuple, tuple, bool]] = {}
+_LAST_STATUS = LastShown()
 
 
 def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
@@ -252,10 +252,7 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
     key = (table.number, seat)
     table_sig, now_sig = _signatures(view)
     mine = seat is not None and seat in awaited and view.get("stage") != "over"
-    last = _LAST_STATUS.get(key)
-    if len(_LAST_STATUS) > 20000:
-        _LAST_STATUS.clear()
-    _LAST_STATUS[key] = (table_sig, now_sig, mine)
+    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine))
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
         out.append(msg("coup.status.line", turn=view.get("turn", 0), seats=_join(_seat_items(table, view))))

@@ -24,7 +24,7 @@ from games.mafia import versions as V
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import present_params, seat_name
+from . import LastShown, present_params, seat_name
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -994,7 +994,7 @@ KNOWN = ("blocked", "personas", "search", "autopsy", "guess", "armed", "banned",
 
 # The window (phase) each viewer was last shown, per (table, seat): Mafia's status speaks only
 # when a phase begins (orders inside a phase would repeat it many times).
-_LAST_STATUS: dict[tuple[int, int | None], str] = {}
+_LAST_STATUS = LastShown()
 
 
 def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
@@ -1005,11 +1005,8 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
         return []
     key = (getattr(table, "number", 0), seat)
     window = str(view.get("window") or "")
-    if len(_LAST_STATUS) > 20000:
-        _LAST_STATUS.clear()
-    if _LAST_STATUS.get(key) == window:
+    if _LAST_STATUS.swap(key, window) == window:
         return []
-    _LAST_STATUS[key] = window
     if not window:  # the game is over: mafia.win / mafia.stalemate said it
         return []
     out = [status_line(table, view)]

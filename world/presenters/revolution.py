@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import name_or_dash, per_seat, waiting_line
+from . import LastShown, name_or_dash, per_seat, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -397,7 +397,7 @@ def _your_move(view: dict[str, Any], seat: int, seconds: int | None) -> Msg:
 
 # -- the status after every change -------------------------------------------------------------
 
-_LAST_STATUS: dict[tuple[int, int | None], tuple[tuple, tuple, bool]] = {}
+_LAST_STATUS = LastShown()
 
 
 def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
@@ -423,10 +423,7 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
     key = (getattr(table, "number", 0), seat)
     table_sig, now_sig = _signatures(view)
     mine = seat is not None and seat in awaited and view.get("stage") != "over"
-    last = _LAST_STATUS.get(key)
-    if len(_LAST_STATUS) > 20000:
-        _LAST_STATUS.clear()
-    _LAST_STATUS[key] = (table_sig, now_sig, mine)
+    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine))
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
         out.append(msg("revolution.status.line", turn=view.get("turn", 0), name=name_or_dash(table, view.get("active")),
