@@ -143,7 +143,9 @@ class Pacer:
     second, bursts of 10): a token bucket a little slower than the server's."""
 
     def __init__(self, rate: float = 4.0, burst: float = 6.0) -> None:
-        self.rate, self.burst, self.tokens, self.stamp = rate, burst, burst, None
+        # It starts with one token, not a full burst: the table's setup (class, bots, start)
+        # typed just before has spent part of the server's bucket already.
+        self.rate, self.burst, self.tokens, self.stamp = rate, burst, 1.0, None
 
     async def wait(self) -> None:
         loop = asyncio.get_running_loop()
