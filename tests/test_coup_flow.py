@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from tests import wire
+from tests.offline import OfflineTable
 from tests.telnet_client import log_in
 from tests.wire import (FINISHED, WirePlayer, company, error_signatures, open_table,
                        sit_down_and_start, unique_prefix)
@@ -180,18 +181,6 @@ def test_role_words_every_language_and_prefix():
     assert err.value.message.key == "coup.cmd.bad_role"
 
 
-class _Table:
-    def __init__(self, state: Any, names: list[str], options: dict[str, Any]) -> None:
-        from games.coup import GAME
-
-        self.engine, self.game, self.options = GAME, state, options
-        self.number, self.game_name, self.running, self.runner = 1, "coup", True, object()
-        self.seats = [SimpleNamespace(number=i, name=name, played_by_bot=False) for i, name in enumerate(names)]
-
-    def seat_of(self, account_id: int) -> int:
-        return account_id
-
-
 async def test_every_legal_action_has_a_verb(monkeypatch):
     """Random positions of many games: for every seat and every legal action, the text a player
     would type (each language, many forms) parses to exactly that action."""
@@ -215,7 +204,7 @@ async def test_every_legal_action_has_a_verb(monkeypatch):
         players = rng.choice([2, 3, 4, 6, 8])
         options = {"role": rng.choice(["advisor", "investigator"])}
         state = ENGINE.new(players, options, game_no)
-        table = _Table(state, names[:players], ENGINE.validate_options(options))
+        table = OfflineTable("coup", state, names[:players], ENGINE.validate_options(options))
         world = SimpleNamespace(tables=SimpleNamespace(table_of=lambda _id, t=table: t))
         for _ in range(400):
             if ENGINE.outcome(state) is not None:

@@ -32,6 +32,7 @@ import pytest
 from games.mafia import GAME as ENGINE
 from games.mafia import public_roles as PR
 from games.mafia import roles as R
+from tests.offline import game_commands
 from tests.wire import accusative, unique_prefix
 
 LANGS = ("ru", "en", "uk")
@@ -92,14 +93,6 @@ class FakeTable:
         return number if 0 <= number < len(self.seats) else None
 
 
-def _commands(game: str | None = "mafia") -> list[Any]:
-    import commands.load_all  # noqa: F401
-    from commands.base import GAME, REGISTRY, TABLE
-    from commands.parser import _available
-
-    return _available(frozenset({TABLE, GAME}), "player", game, len(REGISTRY))
-
-
 class Typist:
     """Types lines at a table as one seat; what reaches the engine is captured."""
 
@@ -121,7 +114,7 @@ class Typist:
         from commands.parser import resolve, split_verb
 
         verb, rest = split_verb(text)
-        cmd, _ = resolve(verb, _commands())
+        cmd, _ = resolve(verb, game_commands("mafia"))
         assert cmd is not None, text
         session = SimpleNamespace(lang="ru", send=lambda key, **p: self.replies.append((key, p)),
                                   send_msg=lambda m: self.replies.append((m.key, m.params)))
@@ -916,7 +909,7 @@ async def test_class_at_an_open_mafia_table():
 def test_verbs_reach_the_mafia_commands_only_at_a_mafia_table():
     from commands.parser import resolve
 
-    mafia, coup, hall = _commands("mafia"), _commands("coup"), _commands(None)
+    mafia, coup, hall = game_commands("mafia"), game_commands("coup"), game_commands(None)
     for verb, key in (("почта", "mail"), ("пошта", "mail"), ("mail", "mail"), ("ночь", "night"), ("ніч", "night"),
                       ("night", "night"), ("день", "day"), ("голос", "vote"), ("vote", "vote"), ("готов", "ready"),
                       ("готовий", "ready"), ("заявки", "orders"), ("отмена", "cancel"), ("скасувати", "cancel"),

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests.offline import OfflineTable, game_commands, typed
 from tests.telnet_client import log_in
 from tests.wire import (FINISHED, WirePlayer, company, error_signatures, open_table, signatures,
                        sit_down_and_start)
@@ -295,39 +296,6 @@ def command_for(action: dict[str, Any], lang: str, names: list[str], view: dict[
 
 # -- offline: verbs against every legal action ----------------------------------------------------
 
-class _Table:
-    def __init__(self, state: Any, names: list[str]) -> None:
-        from games.revolution import GAME
-
-        self.engine, self.game, self.options = GAME, state, {"deck": "default"}
-        self.number, self.game_name, self.running, self.runner = 1, "revolution", True, object()
-        self.seats = [SimpleNamespace(number=i, name=name, played_by_bot=False) for i, name in enumerate(names)]
-
-    def seat_of(self, account_id: int) -> int:
-        return account_id
-
-
-def _commands() -> list[Any]:
-    import commands.load_all  # noqa: F401
-    from commands.base import GAME, REGISTRY, TABLE
-    from commands.parser import _available
-
-    return _available(frozenset({TABLE, GAME}), "player", "revolution", len(REGISTRY))
-
-
-async def _typed(table: _Table, seat: int, text: str) -> None:
-    from commands.base import Ctx, split_args
-    from commands.parser import resolve, split_verb
-
-    world = SimpleNamespace(tables=SimpleNamespace(table_of=lambda _id, t=table: t))
-    verb, rest = split_verb(text)
-    cmd, _ = resolve(verb, _commands())
-    assert cmd is not None and cmd.game == "revolution", text
-    ctx = Ctx(session=None, world=world, account=SimpleNamespace(id=seat), verb=verb,
-              rest=rest, args=split_args(rest), command=cmd)
-    await cmd.handler(ctx)
-
-
 @pytest.fixture
 def sent(monkeypatch) -> list[dict[str, Any]]:
     import commands.games.revolution as verbs
@@ -373,7 +341,7 @@ async def test_every_legal_action_has_a_verb(sent):
         players = [2, 3, 4, 5, 6][game_no % 5]
         names = NAMES[:players]
         state = ENGINE.new(players, {}, 1000 + game_no)
-        table = _Table(state, names)
+        table = OfflineTable("revolution", state, names, {"deck": "default"})
         for step in range(700):
             if ENGINE.outcome(state) is not None:
                 break
@@ -391,7 +359,7 @@ async def test_every_legal_action_has_a_verb(sent):
                             for lang in ((rng.choice(LANGS),) if shape == "trade" else LANGS):
                                 text, expected = command_for(action, lang, names, view, legal, rng)
                                 sent.clear()
-                                await _typed(table, seat, text)
+                                await typed(table, seat, text)
                                 assert sent == [expected], (text, action, sent, view.get("hand"))
                                 checked[shape] = checked.get(shape, 0) + 1
             wait = rng.choice(ENGINE.awaiting(state))
@@ -410,7 +378,7 @@ def _render(lang: str, message: Any) -> str:
     return strip_marks(t(lang, message.key, **message.params))
 
 
-def _position(want: Any, seed: int = 5, players: int = 4) -> tuple[Any, _Table]:
+def _position(want: Any, seed: int = 5, players: int = 4) -> tuple[Any, OfflineTable]:
     """A seeded game played by bots until ``want(state)``."""
     from games.revolution import GAME as ENGINE
 
@@ -421,7 +389,7 @@ def _position(want: Any, seed: int = 5, players: int = 4) -> tuple[Any, _Table]:
             if ENGINE.outcome(state) is not None:
                 break
             if want(state):
-                return state, _Table(state, NAMES[:players])
+                return state, OfflineTable("revolution", state, NAMES[:players], {"deck": "default"})
             wait = rng.choice(ENGINE.awaiting(state))
             legal = ENGINE.legal(state, wait.seat)
             ENGINE.apply(state, wait.seat, ENGINE.bot_action(ENGINE.view(state, wait.seat), legal, rng, "normal"))
@@ -440,7 +408,7 @@ async def test_verbs_say_what_is_wrong(sent):
     async def error(text: str, who: int = seat) -> Any:
         sent.clear()
         with pytest.raises(CommandError) as err:
-            await _typed(table, who, text)
+            await typed(table, who, text)
         assert not sent, (text, sent)
         message = err.value.message
         assert message.key in catalog("en"), message.key
@@ -471,19 +439,19 @@ async def test_verbs_say_what_is_wrong(sent):
     state2, table2 = _position(lambda s: s.stage == "fight" and s.fight["helper"] is None
                                and s.fight["fighter"] == 0 and not s.jail[3])
     sent.clear()
-    await _typed(table2, 3, "offer 1")
+    await typed(table2, 3, "offer 1")
     assert sent == [{"type": "offer", "share": 1}]
     with pytest.raises(CommandError) as err:
-        await _typed(table2, 3, "offer Boris 1")
+        await typed(table2, 3, "offer Boris 1")
     assert err.value.message.key == "revolution.cmd.not_the_fighter"
     table2.seats[1].name = "Бор"
     table2.seats[2].name = "Бориска"
     with pytest.raises(CommandError) as err:
-        await _typed(table2, 0, "accept Бо")
+        await typed(table2, 0, "accept Бо")
     assert err.value.message.key == "revolution.cmd.ambiguous_player"
     assert "Бор, Бориска" in _render("ru", err.value.message)
     with pytest.raises(CommandError) as err:
-        await _typed(table2, 0, "accept Zed")
+        await typed(table2, 0, "accept Zed")
     assert err.value.message.key == "revolution.cmd.no_player"
     assert _render("en", err.value.message) == "Nobody called Zed plays at this table."
     assert _render("ru", err.value.message) == "За этим столом нет игрока Zed."
@@ -492,32 +460,32 @@ async def test_verbs_say_what_is_wrong(sent):
 
     state2.hands[3].append("paek")
     with pytest.raises(CommandError) as err:
-        await _typed(table2, 3, "hinder паёк")
+        await typed(table2, 3, "hinder паёк")
     assert err.value.message.key == "revolution.cmd.not_hinder"
     assert "Паёк" in _render("ru", err.value.message)
     sent.clear()
-    await _typed(table2, 3, "сыграть паёк")
+    await typed(table2, 3, "сыграть паёк")
     assert sent == [{"type": "play", "card": "paek"}]
     state2.hands[3].append("mandat_chk")
     sent.clear()
-    await _typed(table2, 3, "помешать мандат чк")
+    await typed(table2, 3, "помешать мандат чк")
     assert sent == [{"type": "play", "card": "mandat_chk", "side": "opponent"}]
     sent.clear()
-    await _typed(table2, 3, "сыграть «Мандат ЧК» против")
+    await typed(table2, 3, "сыграть «Мандат ЧК» против")
     assert sent == [{"type": "play", "card": "mandat_chk", "side": "opponent"}]
     sent.clear()
-    await _typed(table2, 3, "play cheka")
+    await typed(table2, 3, "play cheka")
     assert sent == [{"type": "play", "card": "mandat_chk", "side": "players"}]
     # A speech by its text alone, by card and text, for the opponent; a Russian stem (агитку).
     state2.hands[3] += ["rech_sovety", "agitka"]
     sent.clear()
-    await _typed(table2, 3, "речь Вся власть Советам!")
+    await typed(table2, 3, "речь Вся власть Советам!")
     assert sent == [{"type": "speech", "card": "rech_sovety", "text": "Вся власть Советам!", "side": "players"}]
     sent.clear()
-    await _typed(table2, 3, "speech soviets against all power to the soviets")
+    await typed(table2, 3, "speech soviets against all power to the soviets")
     assert sent == [{"type": "speech", "card": "rech_sovety", "text": "all power to the soviets", "side": "opponent"}]
     sent.clear()
-    await _typed(table2, 3, "сыграть агитку")
+    await typed(table2, 3, "сыграть агитку")
     assert sent == [{"type": "play", "card": "agitka"}]
     assert ENGINE.legal(state2, 3)
     for key in ("game_over", "not_your_turn", "bad_action", "no_such_card", "not_now", "bad_stage",
@@ -540,12 +508,12 @@ async def test_a_card_named_that_is_gone_or_elsewhere(sent):
     state.hands[seat][:] = ["valenki"]
     state.gear[seat][:] = [c for c in state.gear[seat] if c != "furazhka"]
     with pytest.raises(CommandError) as err:
-        await _typed(table, seat, "wear peak")
+        await typed(table, seat, "wear peak")
     assert err.value.message.key == "revolution.error.no_such_card"
     assert _render("en", err.value.message) == "You do not have that card: Peaked cap."
     state.gear[seat].append("furazhka")
     with pytest.raises(CommandError) as err:
-        await _typed(table, seat, "надеть фураж")
+        await typed(table, seat, "надеть фураж")
     assert err.value.message.key == "revolution.cmd.not_that_card"
     assert _render("ru", err.value.message) == "«Фуражка» здесь не подойдёт. Можно выбрать: 1. Валенки."
 
@@ -576,13 +544,13 @@ async def test_trade_verbs(sent):
                              (f"обмін {name} 3", ["kozhanka"], []),
                              (f"trade {name} give 1 for mauser", ["nagan"], ["mauser"])):
         sent.clear()
-        await _typed(table, me, text)
+        await typed(table, me, text)
         assert sent == [{"type": "trade", "target": other, "give": give, "take": take}], (text, sent)
     with pytest.raises(CommandError) as err:
-        await _typed(table, me, "withdraw")
+        await typed(table, me, "withdraw")
     assert err.value.message.key == "revolution.cmd.no_own_trade"
     with pytest.raises(CommandError) as err:
-        await _typed(table, other, "accept")
+        await typed(table, other, "accept")
     assert err.value.message.key == "revolution.cmd.nothing_to_accept"
     ENGINE.apply(state, me, {"type": "trade", "target": other, "give": ["nagan"], "take": ["maxim"]})
     for text, who_types, expected in (("accept", other, {"type": "trade_accept", "seat": me}),
@@ -593,7 +561,7 @@ async def test_trade_verbs(sent):
                                       ("обмен отмена", me, {"type": "trade_withdraw"}),
                                       ("отозвать", me, {"type": "trade_withdraw"})):
         sent.clear()
-        await _typed(table, who_types, text)
+        await typed(table, who_types, text)
         assert sent == [expected], (text, sent)
     ENGINE.apply(state, other, {"type": "trade_accept", "seat": me})
     assert "maxim" in state.hands[me] and "nagan" in state.hands[other]
@@ -613,7 +581,7 @@ async def test_engine_errors_read_with_card_names(monkeypatch):
     state, table = _position(lambda s: s.stage in ("choose", "end")
                              and any(c == "paek" for c in s.hands[s.active]))
     with pytest.raises(CommandError) as err:
-        await _typed(table, state.active, "продать паёк")
+        await typed(table, state.active, "продать паёк")
     assert _render("ru", err.value.message) == "Это всего 700 рублей, а нужно 1\u00a0000 рублей."
     assert _render("en", err.value.message) == "That is only 700 roubles; you need 1,000 roubles."
 
@@ -623,7 +591,7 @@ async def test_engine_errors_read_with_card_names(monkeypatch):
 
     monkeypatch.setattr(verbs, "game_action", refuse_card)
     with pytest.raises(CommandError) as err:
-        await _typed(table, state.active, "drop паёк")
+        await typed(table, state.active, "drop паёк")
     assert "«Речь о Советах»" in _render("ru", err.value.message)
     assert "Speech on the Soviets" in _render("en", err.value.message)
 
@@ -636,7 +604,7 @@ def test_verbs_do_not_break_other_games():
 
     import commands.load_all  # noqa: F401
 
-    here = _commands()
+    here = game_commands("revolution")
     coup = _available(frozenset({TABLE, GAME}), "player", "coup", len(REGISTRY))
     whispers = _available(frozenset({TABLE, GAME}), "player", "whispers", len(REGISTRY))
     for verb, mine, coup_key, whispers_key in (("pass", "done", "allow", "pass"),

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from tests import wire
+from tests.offline import OfflineTable, game_commands, typed
 from tests.telnet_client import log_in
 from tests.wire import (FINISHED, WirePlayer, accusative, company, error_signatures, open_table,
                        sit_down_and_start, unique_prefix)
@@ -151,40 +152,6 @@ def test_card_errors_read_clearly_in_every_language():
 
 # -- offline: verbs against every legal action ----------------------------------------------------
 
-class _Table:
-    def __init__(self, state: Any, names: list[str], options: dict[str, Any]) -> None:
-        from games.whispers import GAME
-
-        self.engine, self.game, self.options = GAME, state, options
-        self.number, self.game_name, self.running, self.runner = 1, "whispers", True, object()
-        self.seats = [SimpleNamespace(number=i, name=name, played_by_bot=False) for i, name in enumerate(names)]
-
-    def seat_of(self, account_id: int) -> int:
-        return account_id
-
-
-def _commands() -> list[Any]:
-    import commands.games.whispers  # noqa: F401
-    import commands.load_all  # noqa: F401
-    from commands.base import GAME, REGISTRY, TABLE
-    from commands.parser import _available
-
-    return _available(frozenset({TABLE, GAME}), "player", "whispers", len(REGISTRY))
-
-
-async def _typed(table: _Table, seat: int, text: str, sent: list[dict[str, Any]]) -> None:
-    from commands.base import Ctx, split_args
-    from commands.parser import resolve, split_verb
-
-    world = SimpleNamespace(tables=SimpleNamespace(table_of=lambda _id, t=table: t))
-    verb, rest = split_verb(text)
-    cmd, _ = resolve(verb, _commands())
-    assert cmd is not None and cmd.game == "whispers", text
-    ctx = Ctx(session=None, world=world, account=SimpleNamespace(id=seat), verb=verb,
-              rest=rest, args=split_args(rest), command=cmd)
-    await cmd.handler(ctx)
-
-
 async def test_every_legal_action_has_a_verb(monkeypatch):
     """Random positions of many games (classic and cooperative, 5 to 12 seats): for the awaited
     seat and every legal action, the text a player would type (each language, many forms)
@@ -207,7 +174,7 @@ async def test_every_legal_action_has_a_verb(monkeypatch):
             options["peacekeepers_from"] = rng.choice([2, players - 1]) if players > 2 else 1
         names = NAMES[:players]
         state = ENGINE.new(players, options, game_no)
-        table = _Table(state, names, ENGINE.validate_options(options))
+        table = OfflineTable("whispers", state, names, ENGINE.validate_options(options))
         for _ in range(300):
             if ENGINE.outcome(state) is not None:
                 break
@@ -222,7 +189,7 @@ async def test_every_legal_action_has_a_verb(monkeypatch):
                 for lang in LANGS:
                     text = command_for(action, lang, names, legal, view["hand"], rng)
                     sent.clear()
-                    await _typed(table, seat, text, sent)
+                    await typed(table, seat, text)
                     assert sent == [action], (text, action, sent, view["hand"])
                     checked[action["type"]] = checked.get(action["type"], 0) + 1
             action = rng.choice(legal) if rng.random() < 0.5 else ENGINE.bot_action(view, legal, rng, "normal")
@@ -244,7 +211,7 @@ async def test_verbs_say_what_is_wrong(monkeypatch):
     monkeypatch.setattr(verbs, "game_action", capture)
     names = ["Анна", "Boris", "Бот-Афанасий", "Бот-Глафира", "Борислав"]
     state = ENGINE.new(5, {}, 7)
-    table = _Table(state, names, ENGINE.validate_options({}))
+    table = OfflineTable("whispers", state, names, ENGINE.validate_options({}))
     while ENGINE.awaiting(state)[0].seat not in (0, 1) or ENGINE.view(state, 0)["stage"] != "place":
         seat = ENGINE.awaiting(state)[0].seat
         ENGINE.apply(state, seat, ENGINE.legal(state, seat)[0])
@@ -255,7 +222,7 @@ async def test_verbs_say_what_is_wrong(monkeypatch):
     async def error(text: str) -> Any:
         sent.clear()
         with pytest.raises(CommandError) as err:
-            await _typed(table, seat, text, sent)
+            await typed(table, seat, text)
         assert not sent
         return err.value.message
 
