@@ -18,6 +18,7 @@ import random
 from typing import Any, Callable
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
+from . import bot as _bots
 from . import roles as R
 from . import versions as V
 from .roles import LAW, LIFE, MAFIA, NEUTRAL, Ability
@@ -31,7 +32,6 @@ STALEMATE_PHASES = 4  # two full night+day cycles without change (4.6 #13)
 EVERYONE = Audience.everyone()
 MASTER_ONLY = Audience.master()
 READY: Action = {"type": "ready"}
-_BOT: list[Any] = [None]
 
 
 def _err(key: str, /, **params: Any) -> RuleError:
@@ -599,11 +599,7 @@ class Mafia:
         return view
 
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
-        bot = _BOT[0]
-        if bot is None:
-            from . import bot as bot_module
-            bot = _BOT[0] = bot_module
-        return bot.bot_action(view, legal, rng, level)
+        return _bots.bot_action(view, legal, rng, level)
 
     # ----------------------------------------------------------------------------- the one change
 

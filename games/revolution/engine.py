@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
+from . import bot as _bots
 from . import deck as D
 
 EVERYONE = Audience.everyone()
@@ -28,7 +29,6 @@ LEVEL_PRICE = 1000
 OWN_STAGES = ("open", "choose", "end")
 TRADE_STAGES = ("jail", "open", "choose", "end")
 TRADE_MAX = 10  # cards on either side of one trade offer
-_BOT: list[Any] = [None]
 
 
 def err(key: str, **params: Any) -> RuleError:
@@ -247,11 +247,7 @@ class Revolution:
         return v
 
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
-        bot = _BOT[0]
-        if bot is None:
-            from . import bot
-            _BOT[0] = bot
-        return bot.bot_action(view, legal, rng, level)
+        return _bots.bot_action(view, legal, rng, level)
 
     # ----------------------------------------------------------------------------- legal
 

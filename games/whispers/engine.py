@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
+from . import bot as _bots
 
 # ------------------------------------------------------------------------------------ constants
 
@@ -41,7 +42,6 @@ REVEAL_KEYS = ("none", "equal", "higher", "fled_ignored", "unchanged", "defeated
 
 EVERYONE = Audience.everyone()
 _ONLY = [Audience.only(seat) for seat in range(12)]
-_BOT: list[Any] = [None]  # games/whispers/bot.py, once imported
 
 DISCARD_PASS: Action = {"type": "discard_pass"}
 
@@ -283,11 +283,7 @@ class Whispers:
         return view
 
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
-        bot = _BOT[0]
-        if bot is None:
-            from . import bot
-            _BOT[0] = bot
-        return bot.bot_action(view, legal, rng, level)
+        return _bots.bot_action(view, legal, rng, level)
 
     # ----------------------------------------------------------------------------- the one change
 
