@@ -63,6 +63,9 @@ async def test_rematch_same_company_and_the_winner_starts(server_factory, tmp_pa
     finished = await anna.expect(FINISHED_RU, timeout=60)
     winner = FINISHED_RU.search(finished).group(2)
     await anna.expect("Ещё партию тем же составом? Наберите: реванш.")
+    # Watching the table where she still holds a seat (a bot plays it), she hears each thing once.
+    wins = [d for n, d in anna.gmcp_messages if n == "Korchma.Game.Event" and d["key"] == "coup.winner"]
+    assert len(wins) == 1, wins
     await boris.expect("Type: rematch.", timeout=10)
 
     # Someone who did not play may not call it.

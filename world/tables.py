@@ -223,7 +223,10 @@ class TableManager:
         table = self.get(number)
         if self._unless_finished(account.id) is not None:
             raise TableError("table.already_at_table")
-        table.watchers.add(account.id)
+        if table.seat_of(account.id) is None:
+            table.watchers.add(account.id)
+        # else one's own seat (a bot plays it since `leave`): watched as its player, so that
+        # nothing comes twice, once to the seat and once to the watcher
         self._enter(table, account.id)
         self.world.broadcast(table.room, msg("table.watcher_joined", name=account.name),
                              exclude=[account.id])
