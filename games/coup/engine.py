@@ -138,7 +138,7 @@ class CoupState:
         *_CACHES,
     )
 
-    def __init__(self) -> None:
+    def __init__(self, rng: random.Random | None = None) -> None:
         self.players = 0
         self.roles: tuple[str, ...] = ()  # the five roles in play, in the fixed order
         self.fifth = "ambassador"
@@ -146,7 +146,9 @@ class CoupState:
         self.always_swap = False  # examine=always_swap
         self.turn_seconds = 60
         self.reaction_seconds = 20
-        self.rng = random.Random()
+        # new() passes the game's seeded RNG: an unseeded Random() reads the OS entropy pool and
+        # costs as much as a tenth of a short game.
+        self.rng = rng if rng is not None else random.Random()
         self.hands: list[list[str]] = []  # face-down roles per seat (secret)
         self.face_up: list[list[str]] = []  # lost influence per seat (public)
         self.court: list[str] = []  # the Court deck, always shuffled; draws pop from the end (secret)
@@ -204,7 +206,7 @@ class CoupState:
         twin = CoupState.__new__(CoupState)
         for name in CoupState.__slots__:
             setattr(twin, name, getattr(self, name))
-        twin.rng = random.Random()
+        twin.rng = random.Random(0)  # seeded (not from the OS: cheaper); setstate() replaces it
         twin.rng.setstate(self.rng.getstate())
         twin.hands = [list(h) for h in self.hands]
         twin.face_up = [list(f) for f in self.face_up]
@@ -278,7 +280,7 @@ class Coup:
         if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_players <= seats <= self.max_players:
             raise RuleError("coup.error.bad_option", name="players", value=seats)
         opts = self.validate_options(options)
-        s = CoupState()
+        s = CoupState(random.Random(seed))
         s.players = seats
         s.fifth = FIFTH_OF[opts["role"]]
         s.roles = ("duke", "assassin", "captain", s.fifth, "contessa")
@@ -286,7 +288,7 @@ class Coup:
         s.always_swap = opts["examine"] == "always_swap"
         s.turn_seconds = opts["turn"]
         s.reaction_seconds = opts["reaction"]
-        rng = s.rng = random.Random(seed)
+        rng = s.rng
         s.active = rng.randrange(seats)  # the first player is random (#4) ...
         if opts["first"] is not None:  # ... but in a rematch the previous winner starts (#4)
             if opts["first"] > seats:
@@ -347,7 +349,7 @@ class Coup:
         s = state
         stage = s.stage
         if stage in WINDOWS:
-            if seat not in s.order or seat in s.answered or seat in s.acted:
+            if not _may_answer(s, seat):
                 return []
             if stage == "block":  # the same answers for every seat of the window, for all games
                 return list(_BLOCK_REPLIES[s.fifth][s.action])
@@ -395,9 +397,13 @@ class Coup:
             view["pending"] = pending
         if isinstance(viewer, int) and 0 <= viewer < s.players:
             view["hand"] = s.hands[viewer].copy()
-            mine = viewer == s.active
-            view["drawn"] = s.drawn.copy() if mine and s.stage == "exchange" else []
-            view["shown"] = s.shown if mine and s.stage == "examine_decide" else None
+            if viewer == s.active:
+                stage = s.stage
+                view["drawn"] = s.drawn.copy() if stage == "exchange" else []
+                view["shown"] = s.shown if stage == "examine_decide" else None
+            else:  # most views: a seat answering someone else's claim
+                view["drawn"] = []
+                view["shown"] = None
         elif viewer == MASTER:
             view["face_up"] = list(map(list, s.face_up))  # the master's view shares nothing
             view["hands"] = list(map(list, s.hands))
@@ -415,13 +421,15 @@ class Coup:
     def apply(self, state: CoupState, seat: int, action: Action) -> list[Event]:
         s = state
         stage = s.stage
-        kind = action.get("type") if isinstance(action, dict) else None
         if stage in WINDOWS:
-            # The most common action of all, checked and done at once.
-            if kind == "allow" and seat in s.order and seat not in s.answered and seat not in s.acted:
-                return _allowed(s, seat)
+            # The most common action of all, checked and done at once (legal() hands out _ALLOW,
+            # so the identity test nearly always decides; an equal dict from elsewhere still does).
+            if action is _ALLOW or (isinstance(action, dict) and action.get("type") == "allow"):
+                if _may_answer(s, seat):
+                    return _allowed(s, seat)
         elif stage == "over":
             raise RuleError("coup.error.game_over")
+        kind = action.get("type") if isinstance(action, dict) else None
         if not isinstance(kind, str):
             raise RuleError("coup.error.no_such_action")
         events: list[Event] = []
@@ -562,7 +570,7 @@ _TEXT = [str(number) for number in range(_TEXTS)]
 
 
 def _turn_event(s: CoupState) -> Event:
-    return _event(EVERYONE, "coup.turn", {"seat": s.active, "coins": s.coins[s.active]})
+    return _tuple_new(Event, (EVERYONE, "coup.turn", {"seat": s.active, "coins": s.coins[s.active]}))
 
 
 def _others_from(s: CoupState, seat: int) -> list[int]:
@@ -599,7 +607,7 @@ def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: lis
         params["target_seat"] = target
     if claim is not None:
         params["claim"] = claim
-    events.append(_event(EVERYONE, "coup.declare", params))
+    events.append(_tuple_new(Event, (EVERYONE, "coup.declare", params)))  # (_event() written out)
     if kind == "income":
         _gain(s, seat, "income", events)
         _end_turn(s, events)
@@ -616,7 +624,7 @@ def _gain(s: CoupState, seat: int, kind: str, events: list[Event]) -> None:
     coins = s.coins
     coins[seat] += amount
     s.treasury -= amount
-    events.append(_event(EVERYONE, GAIN_KEYS[kind], {"seat": seat, "coins": amount, "total": coins[seat]}))
+    events.append(_tuple_new(Event, (EVERYONE, GAIN_KEYS[kind], {"seat": seat, "coins": amount, "total": coins[seat]})))
 
 
 def _open(s: CoupState, stage: str, order: list[int]) -> None:
@@ -691,6 +699,14 @@ def _settle(s: CoupState, events: list[Event]) -> None:
             return
         if x not in answered:
             return  # still waiting for a seat with priority
+
+
+def _may_answer(s: CoupState, seat: Any) -> bool:
+    """``seat`` is yet to answer the open window. While the wait's Awaiting objects are kept,
+    they are exactly those seats (answers drop out of them), so one lookup tells."""
+    if s.waits_no == s.wait_no and seat.__hash__ is not None:
+        return seat in s.waits
+    return seat in s.order and seat not in s.answered and seat not in s.acted
 
 
 def _window_closes(s: CoupState, events: list[Event]) -> None:
@@ -880,7 +896,7 @@ def _end_turn(s: CoupState, events: list[Event]) -> None:
     s.active = seat
     s.turn += 1
     _enter(s, "turn")
-    events.append(_turn_event(s))
+    events.append(_tuple_new(Event, (EVERYONE, "coup.turn", {"seat": seat, "coins": s.coins[seat]})))  # _turn_event()
 
 
 def _draft(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
@@ -908,11 +924,9 @@ def _waits(s: CoupState) -> dict[int, Awaiting]:
     if stage in WINDOWS:
         answered, acted = s.answered, s.acted
         allow = _ALLOW  # one default for every window: nobody changes an action dict
-        waits = {}
-        for seat in s.order:  # _awaiting() written out: a window awaits up to seven seats
-            if seat not in answered and seat not in acted:
-                waits[seat] = _tuple_new(Awaiting, (seat, "reaction", react, allow, window))
-        return waits
+        # _awaiting() written out: a window awaits up to seven seats.
+        return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order
+                if seat not in answered and seat not in acted}
     if stage == "lose":
         default = {"type": "lose", "role": s.lose_default}
         return {s.losing: _awaiting(s.losing, "choice", react, default, window)}
