@@ -349,7 +349,8 @@ class Coup:
         s = state
         stage = s.stage
         if stage in WINDOWS:
-            if not _may_answer(s, seat):
+            if not (seat in s.waits if s.waits_no == s.wait_no and seat.__class__ is int
+                    else _yet_to_answer(s, seat)):
                 return []
             if stage == "block":  # the same answers for every seat of the window, for all games
                 return list(_BLOCK_REPLIES[s.fifth][s.action])
@@ -425,7 +426,8 @@ class Coup:
             # The most common action of all, checked and done at once (legal() hands out _ALLOW,
             # so the identity test nearly always decides; an equal dict from elsewhere still does).
             if action is _ALLOW or (isinstance(action, dict) and action.get("type") == "allow"):
-                if _may_answer(s, seat):
+                if (seat in s.waits if s.waits_no == s.wait_no and seat.__class__ is int
+                        else _yet_to_answer(s, seat)):
                     return _allowed(s, seat)
         elif stage == "over":
             raise RuleError("coup.error.game_over")
@@ -701,11 +703,10 @@ def _settle(s: CoupState, events: list[Event]) -> None:
             return  # still waiting for a seat with priority
 
 
-def _may_answer(s: CoupState, seat: Any) -> bool:
-    """``seat`` is yet to answer the open window. While the wait's Awaiting objects are kept,
-    they are exactly those seats (answers drop out of them), so one lookup tells."""
-    if s.waits_no == s.wait_no and seat.__hash__ is not None:
-        return seat in s.waits
+def _yet_to_answer(s: CoupState, seat: Any) -> bool:
+    """``seat`` is yet to answer the open window. apply() and legal() ask ``seat in s.waits``
+    first, for a seat number while the wait's Awaiting objects are kept: they are exactly those
+    seats (answers drop out of them), so one lookup tells."""
     return seat in s.order and seat not in s.answered and seat not in s.acted
 
 
@@ -924,9 +925,11 @@ def _waits(s: CoupState) -> dict[int, Awaiting]:
     if stage in WINDOWS:
         answered, acted = s.answered, s.acted
         allow = _ALLOW  # one default for every window: nobody changes an action dict
-        # _awaiting() written out: a window awaits up to seven seats.
-        return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order
-                if seat not in answered and seat not in acted}
+        # _awaiting() written out: a window awaits up to seven seats, nearly always none answered yet.
+        if answered or acted:
+            return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order
+                    if seat not in answered and seat not in acted}
+        return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order}
     if stage == "lose":
         default = {"type": "lose", "role": s.lose_default}
         return {s.losing: _awaiting(s.losing, "choice", react, default, window)}
