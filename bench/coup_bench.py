@@ -4,6 +4,8 @@
     python bench/coup_bench.py                 (about 40 s)
     python bench/coup_bench.py --seconds 1     (a quicker, noisier run)
     python bench/coup_bench.py --json out.json
+    python bench/coup_bench.py --stages        (time the steps by stage)
+    python bench/coup_bench.py --play 140      (no timing: for valgrind's instruction count)
 
 No server, no asyncio: a loop asks the engine who it waits for, picks one of the awaited seats
 (seeded), asks that seat's bot (from its view and legal actions) and applies the answer, until
@@ -115,11 +117,55 @@ def breakdown(level: str, players: int, games: int) -> dict[str, float]:
     return {name: total / steps * 1e6 for name, total in spent.items()}
 
 
+def by_stage(level: str, games: int) -> list[tuple[str, float, float]]:
+    """(stage of the step, share of the steps, ns per step) over ``games`` mixed 2-8 games; an
+    ``allow`` counts apart from the other answers of its window."""
+    clock = time.perf_counter_ns
+    spent: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = GAME.new(2 + seed % 7, OPTION_CYCLE[seed % 4], seed)
+        while True:
+            stage = state.stage
+            t0 = clock()
+            if GAME.outcome(state) is not None:
+                break
+            waits = GAME.awaiting(state)
+            seat = waits[0].seat if len(waits) == 1 else waits[int(rng.random() * len(waits))].seat
+            action = GAME.bot_action(GAME.view(state, seat), GAME.legal(state, seat), rng, level)
+            GAME.apply(state, seat, action)
+            elapsed = clock() - t0
+            key = stage + ("/allow" if action.get("type") == "allow" else "")
+            spent[key] = spent.get(key, 0) + elapsed
+            count[key] = count.get(key, 0) + 1
+    steps = sum(count.values())
+    return sorted(((key, count[key] / steps, spent[key] / count[key]) for key in count),
+                  key=lambda row: -row[1] * row[2])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.5, help="CPU seconds per row (default 2.5)")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument("--play", type=int, metavar="N",
+                        help="only play N seeded mixed 2-8 games (easy bots) and print the number of "
+                             "actions: for counting instructions under valgrind (bench/README.md)")
+    parser.add_argument("--stages", action="store_true",
+                        help="only time the steps by stage (easy bots, 1,400 mixed 2-8 games)")
     args = parser.parse_args()
+    if args.play is not None:
+        play(0, 4, "easy")  # the same warm-up as a timed run
+        steps = sum(play(seed, 2 + seed % 7, "easy") for seed in range(args.play))
+        print(f"{args.play} games, {steps} actions")
+        return 0
+    if args.stages:
+        print(f"{'stage':<24} {'steps':>6} {'ns/step':>8} {'time':>6}")
+        rows = by_stage("easy", 1400)
+        total = sum(share * ns for _, share, ns in rows)
+        for key, share, ns in rows:
+            print(f"{key:<24} {share:>6.1%} {ns:>8,.0f} {share * ns / total:>6.1%}")
+        return 0
     started = time.perf_counter()
     print(f"Coup engine + bots, one core: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.2f}; {args.seconds:g} CPU s per row")

@@ -115,9 +115,11 @@ def _impossible(view: dict[str, Any], role: str) -> bool:
     """Every copy of ``role`` is visible to this seat (``_visible`` >= ``_copies``, in one call:
     the easy bots ask this for every other claim)."""
     seen = view.get("hand", ()).count(role)
-    for cards in view["face_up"]:
-        if cards:
-            seen += cards.count(role)
+    face_up = view["face_up"]
+    if any(face_up):  # (nobody has lost a card for much of a game: no loop then)
+        for cards in face_up:
+            if cards:
+                seen += cards.count(role)
     return seen >= (4 if view["players"] >= 7 else 3)
 
 
@@ -187,10 +189,10 @@ def _easy_challenge(view, legal, rng):
             for action in legal:
                 if action["type"] == "challenge":
                     return action
-    for action in legal:  # the most common answer of all, so _first() is written out here
-        if action["type"] == "allow":
-            return action
-    return legal[0]
+    last = legal[-1]  # the most common answer of all; legal() lists it last, but any place will do
+    if last["type"] == "allow":
+        return last
+    return _first(legal, "allow") or legal[0]
 
 
 def _easy_block(view, legal, rng):
