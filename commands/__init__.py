@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import CommandError, Ctx, split_args
-from .parser import RESERVED_GAME_VERBS, available, resolve, split_verb
+from .parser import RESERVED_GAME_VERBS, available, phrase_verb, resolve, split_verb
 
 
 async def dispatch(session: Any, line: str) -> None:
@@ -13,6 +13,7 @@ async def dispatch(session: Any, line: str) -> None:
 
     verb, rest = split_verb(line)
     commands = available(session)
+    verb, rest = phrase_verb(verb, rest, commands)
     cmd, suggestions = resolve(verb, commands)
     if cmd is None:
         if verb.casefold() in RESERVED_GAME_VERBS:

@@ -97,13 +97,25 @@ def split_verb(line: str) -> tuple[str, str]:
     return verb, rest.strip()
 
 
+def phrase_verb(verb: str, rest: str, commands: list[Command]) -> tuple[str, str]:
+    """A verb of two words («не верю»), when the line starts with one of ``commands``' exactly:
+    (the phrase, the rest after it); otherwise (``verb``, ``rest``) as they were."""
+    if rest:
+        second, _, tail = rest.partition(" ")
+        phrase = f"{verb} {second}"
+        if fold_verb(phrase) in all_verbs(commands):
+            return phrase, tail.strip()
+    return verb, rest
+
+
 def resolve(verb: str, commands: list[Command]) -> tuple[Command | None, list[str]]:
-    """The command for ``verb`` (exact, then unique prefix); else (None, suggestions)."""
+    """The command for ``verb`` (exact, then unique prefix); else (None, suggestions). A verb of
+    two words is matched only whole (phrase_verb), never as a prefix: «не» is no command."""
     verbs = all_verbs(commands)
     folded = fold_verb(verb)
     if folded in verbs:
         return verbs[folded], []
-    matches = {cmd.key: (v, cmd) for v, cmd in verbs.items() if v.startswith(folded)}
+    matches = {cmd.key: (v, cmd) for v, cmd in verbs.items() if v.startswith(folded) and " " not in v}
     if len(matches) == 1:
         return next(iter(matches.values()))[1], []
     by_key = [cmd for cmd in {id(c): c for _, c in matches.values()}.values()

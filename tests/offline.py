@@ -34,11 +34,12 @@ def game_commands(game: str | None) -> list[Any]:
 async def typed(table: OfflineTable, seat: int, text: str) -> None:
     """``text`` typed by ``seat`` at ``table``: parsed and handled by the game's verb."""
     from commands.base import Ctx, split_args
-    from commands.parser import resolve, split_verb
+    from commands.parser import phrase_verb, resolve, split_verb
 
     world = SimpleNamespace(tables=SimpleNamespace(table_of=lambda _id, t=table: t))
-    verb, rest = split_verb(text)
-    cmd, _ = resolve(verb, game_commands(table.game_name))
+    commands = game_commands(table.game_name)
+    verb, rest = phrase_verb(*split_verb(text), commands)
+    cmd, _ = resolve(verb, commands)
     assert cmd is not None and cmd.game == table.game_name, text
     ctx = Ctx(session=None, world=world, account=SimpleNamespace(id=seat), verb=verb,
               rest=rest, args=split_args(rest), command=cmd)

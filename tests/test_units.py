@@ -148,6 +148,29 @@ def test_resolve_prefix_and_suggestions():
         assert cmd is not None and cmd.key == "rematch", typed
 
 
+def test_phrase_verbs_are_matched_whole():
+    """«не верю» is a verb of two words (the Coup challenge): typed whole it is the command and
+    the words after it are its arguments; its first word alone is no command and no prefix."""
+    from commands.parser import phrase_verb
+    from tests.offline import game_commands
+
+    coup = game_commands("coup")
+    for line, rest in (("не верю", ""), ("НЕ ВЕРЮ", ""), ("Не  верю", ""), ("не вірю", ""),
+                       ("не верю Вася", "Вася")):
+        verb, args = phrase_verb(*split_verb(line), coup)
+        cmd, _ = resolve(verb, coup)
+        assert cmd is not None and cmd.key == "challenge" and args == rest, line
+    for line in ("проверка", "проверить", "оспорить", "оскаржити"):  # seed 000's and the status line's words
+        cmd, _ = resolve(split_verb(line)[0], coup)
+        assert cmd is not None and cmd.key == "challenge", line
+    verb, rest = phrase_verb(*split_verb("не"), coup)
+    assert resolve(verb, coup)[0] is None and rest == ""
+    verb, rest = phrase_verb(*split_verb("не знаю"), coup)
+    assert (verb, rest) == ("не", "знаю") and resolve(verb, coup)[0] is None
+    hall = game_commands(None)  # no phrase there: the line is split as always
+    assert phrase_verb(*split_verb("не верю"), hall) == ("не", "верю")
+
+
 def test_match_name():
     names = ["Вася", "Василиса", "Petya"]
     assert match_name("пет", names) == (None, [])

@@ -3,7 +3,7 @@
 Turn actions: `income`/`доход`, `foreign`/`иностранная`, `coup NAME`/`переворот`, `tax`/`налог`,
 `assassinate NAME`/`убить`, `steal NAME`/`украсть`, `exchange`/`обмен`, `examine NAME`/`допрос`;
 or the general `claim ROLE [NAME]`/`заявить` (`claim duke` is tax, `claim captain Вася` steals).
-Reactions: `challenge`/`вызов`, `block [ROLE]`/`блок`, `allow`/`пропустить`; when challenged
+Reactions: `challenge`/`вызов` (also «не верю», two words), `block [ROLE]`/`блок`, `allow`/`пропустить`; when challenged
 `prove`/`доказать` (or `show`) and `concede`/`сдаться`; `lose CARD`/`сбросить`, `keep CARD [CARD]`/
 `оставить` after an exchange, `show CARD`/`показать` when examined, `return`/`вернуть` or
 `swap`/`заменить` after an examination, `draft ROLE`/`выбрать` in a two-player game.
@@ -200,7 +200,10 @@ async def claim(ctx: Ctx) -> None:
 
 # -- reactions ---------------------------------------------------------------------------------
 
-@command("challenge", "вызов", "сомневаюсь", "doubt", "виклик", "сумніваюсь", game=GAME)
+# «Не верю!» is what Russian players say; seed 000 calls a challenge «проверка легальности»; the
+# status line says «Можно оспорить» / «Можна оскаржити».
+@command("challenge", "вызов", "сомневаюсь", "doubt", "не верю", "проверка", "проверить", "оспорить",
+         "виклик", "сумніваюсь", "не вірю", "оскаржити", game=GAME)
 async def challenge(ctx: Ctx) -> None:
     await act(ctx, {"type": "challenge"})
 
