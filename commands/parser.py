@@ -129,13 +129,16 @@ def resolve(verb: str, commands: list[Command]) -> tuple[Command | None, list[st
 
 
 def match_name(prefix: str, names: Iterable[str]) -> tuple[str | None, list[str]]:
-    """Unique-prefix, case-insensitive match of a player name; (name, []) or (None, candidates)."""
+    """Unique-prefix, case-insensitive match of a player name; (name, []) or (None, candidates).
+    When no name starts so, the start of a part after a hyphen counts: bots are «Бот-Имя»."""
     names = list(names)
     folded = prefix.casefold()
     exact = [n for n in names if n.casefold() == folded]
     if exact:
         return exact[0], []
     starts = [n for n in names if n.casefold().startswith(folded)]
+    if not starts:  # «евс» for «Бот-Евсей»: the start of a later part of a hyphenated name
+        starts = [n for n in names if any(part.startswith(folded) for part in n.casefold().split("-")[1:])]
     if len(starts) == 1:
         return starts[0], []
     return None, starts

@@ -26,7 +26,7 @@ import pytest
 from tests import wire
 from tests.offline import OfflineTable
 from tests.telnet_client import log_in
-from tests.wire import (FINISHED, WirePlayer, company, error_signatures, open_table,
+from tests.wire import (FINISHED, WirePlayer, accusative, company, error_signatures, open_table,
                        sit_down_and_start, unique_prefix)
 
 LANGS = ("en", "ru", "uk")
@@ -65,6 +65,11 @@ VERBS = {
            "show": ["показати"], "examine_return": ["повернути"], "examine_swap": ["замінити"],
            "draft": ["вибрати"]},
 }
+TARGET_WORDS = {
+    "ru": {"coup": ["против"], "assassinate": ["игрока"], "steal": ["у", "у игрока"], "examine": ["игрока"]},
+    "en": {"coup": ["against", "on"], "assassinate": ["player"], "steal": ["from"], "examine": ["player"]},
+    "uk": {"coup": ["проти"], "assassinate": ["гравця"], "steal": ["у", "в"], "examine": ["гравця"]},
+}
 CLAIM_OF = {"tax": "duke", "assassinate": "assassin", "steal": "captain", "examine": "inquisitor"}
 
 
@@ -82,7 +87,15 @@ def command_for(action: dict[str, Any], lang: str, names: list[str], legal: list
 
     def who(seat: int) -> str:
         name = names[seat]
-        return rng.choice([name, unique_prefix(name, names), name.lower()])
+        forms = [name, unique_prefix(name, names), name.lower()]
+        if lang != "en" and re.search("[а-яё]$", name):
+            forms.append(accusative(name))  # «убить Анну», «украсть у Бот-Глафиру»
+        if name.startswith("Бот-"):
+            forms.append(name[4:8].lower())  # «афан» for Бот-Афанасий
+        word = rng.choice(forms)
+        if rng.random() < 0.3:  # a little word before the name
+            word = f"{rng.choice(TARGET_WORDS[lang][kind])} {word}"
+        return word
 
     target = f" {who(action['target'])}" if "target" in action else ""
     if kind in ("income", "foreign_aid"):

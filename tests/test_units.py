@@ -177,6 +177,14 @@ def test_match_name():
     assert match_name("pet", names) == ("Petya", [])
     assert match_name("вас", names) == (None, ["Вася", "Василиса"])
     assert match_name("ВАСЯ", names) == ("Вася", [])
+    bots = ["Бот-Евсей", "Бот-Ефим", "Евгения", "Анна-Мария"]
+    assert match_name("евс", bots) == ("Бот-Евсей", [])  # a bot by its own name
+    assert match_name("Евсей", bots) == ("Бот-Евсей", [])
+    assert match_name("ев", bots) == ("Евгения", [])  # a name that starts so comes first
+    assert match_name("ефим", bots) == ("Бот-Ефим", [])
+    assert match_name("мар", bots) == ("Анна-Мария", [])
+    assert match_name("бот", bots) == (None, ["Бот-Евсей", "Бот-Ефим"])
+    assert match_name("е", ["Бот-Евсей", "Бот-Ефим"]) == (None, ["Бот-Евсей", "Бот-Ефим"])
 
 
 def test_creation_limit_window_and_exempt_addresses():

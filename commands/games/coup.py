@@ -19,7 +19,6 @@ from typing import Any
 from world.presenters.coup import ROLES, localize_params, role_list
 
 from ..base import CommandError, Ctx, command
-from ..parser import match_name
 from ..table import game_action
 from .seat import GameSeat
 
@@ -80,6 +79,11 @@ def parse_roles(words: list[str]) -> list[str]:
     return out
 
 
+# Little words before a target: «украсть у Бориса», «переворот против Анны», `steal from Boris`.
+# Names have at least two letters and one of these only counts with a name after it.
+TARGET_CONNECTORS = {"у", "в", "против", "игрока", "проти", "гравця", "from", "on", "at", "against", "player"}
+
+
 class Seat(GameSeat):
     """This player's seat at a running Coup table: its view and legal actions right now."""
 
@@ -91,25 +95,24 @@ class Seat(GameSeat):
         option = str(self.table.options.get("role", "")).lower()
         return "inquisitor" if option in ("investigator", "inquisitor") else "ambassador"
 
+    game = GAME
+    trim = ",.;:!?"
+
     def target(self, words: list[str]) -> int:
-        """A seat by a unique start of a player's name; with no name, the only living opponent."""
+        """A seat by a unique start of a player's name, living opponents first, in another case
+        too («убить Бориса», «украсть у Бот-Евсея», `steal from Boris`); with no name, the only
+        living opponent. Naming oneself or a player who is out is the engine's bad target."""
         alive = self.view.get("alive") or [True] * len(self.table.seats)
-        others = [s for s in self.table.seats if s.number != self.number]
-        living = [s for s in others if s.number < len(alive) and alive[s.number]]
+        living = [s.number for s in self.table.seats
+                  if s.number != self.number and s.number < len(alive) and alive[s.number]]
+        while len(words) > 1 and words[0].casefold() in TARGET_CONNECTORS:
+            words = words[1:]
         if not words:
             if len(living) == 1:
-                return living[0].number
-            raise CommandError("coup.cmd.need_target", names=", ".join(s.name for s in living) or "-")
-        word = words[0].lstrip("@")
-        for pool in (living, others):
-            name, candidates = match_name(word, [s.name for s in pool])
-            if name is not None:
-                return next(s.number for s in pool if s.name == name)
-            if candidates:
-                raise CommandError("coup.cmd.ambiguous_player", name=word, names=", ".join(candidates))
-        if any(s.name.casefold() == word.casefold() for s in self.table.seats):
-            raise CommandError("coup.error.bad_target")
-        raise CommandError("coup.cmd.no_player", name=word)
+                return living[0]
+            names = ", ".join(self.table.seats[s].name for s in living)
+            raise CommandError("coup.cmd.need_target", names=names or "-")
+        return self.player(words[0], living)
 
 
 async def act(ctx: Ctx, action: dict[str, Any]) -> None:
