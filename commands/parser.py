@@ -130,7 +130,8 @@ def resolve(verb: str, commands: list[Command]) -> tuple[Command | None, list[st
 
 def match_name(prefix: str, names: Iterable[str]) -> tuple[str | None, list[str]]:
     """Unique-prefix, case-insensitive match of a player name; (name, []) or (None, candidates).
-    When no name starts so, the start of a part after a hyphen counts: bots are «Бот-Имя»."""
+    When no name starts so, the start of a part after a hyphen counts (bots are «Бот-Имя»), and
+    then the same letters in the other script (``latin_fold``): `glaf` finds «Бот-Глафира»."""
     names = list(names)
     folded = prefix.casefold()
     exact = [n for n in names if n.casefold() == folded]
@@ -139,6 +140,34 @@ def match_name(prefix: str, names: Iterable[str]) -> tuple[str | None, list[str]
     starts = [n for n in names if n.casefold().startswith(folded)]
     if not starts:  # «евс» for «Бот-Евсей»: the start of a later part of a hyphenated name
         starts = [n for n in names if any(part.startswith(folded) for part in n.casefold().split("-")[1:])]
+    if not starts:  # `glaf` for «Бот-Глафира», «борис» for Boris: the same letters in the other script
+        latin = latin_fold(prefix)
+        if latin:
+            starts = [n for n in names if latin_fold(n).startswith(latin)
+                      or any(part.startswith(latin) for part in latin_fold(n).split("-")[1:])]
     if len(starts) == 1:
         return starts[0], []
     return None, starts
+
+
+# Russian and Ukrainian letters as Latin, for matching names only (never for display). Both what
+# was typed and the names are folded, and the Latin spellings of a sound are then made one, so
+# the usual transliterations meet: Yevsey, Evsei and Евсей are all "evsei"; Afanasiy, Afanasy
+# and Афанасий "afanasi"; Ustinya and Устинья "ustina"; Fyokla, Fekla and Фёкла "fekla".
+_CYRILLIC_TO_LATIN = str.maketrans({
+    "а": "a", "б": "b", "в": "v", "г": "g", "ґ": "g", "д": "d", "е": "e", "ё": "e", "є": "e", "ж": "zh",
+    "з": "z", "и": "i", "і": "i", "ї": "i", "й": "i", "к": "k", "л": "l", "м": "m", "н": "n", "о": "o",
+    "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f", "х": "h", "ц": "c", "ч": "ch", "ш": "sh",
+    "щ": "sh", "ъ": "", "ы": "i", "ь": "", "э": "e", "ю": "u", "я": "a", "'": "", "’": "",
+})
+_LATIN_SPELLINGS = (("shch", "sh"), ("sch", "sh"), ("kh", "h"), ("x", "ks"), ("ts", "c"), ("tz", "c"),
+                    ("w", "v"), ("ph", "f"), ("j", "y"), ("yo", "e"), ("ye", "e"), ("ya", "a"),
+                    ("yu", "u"), ("y", "i"), ("ii", "i"))
+
+
+def latin_fold(text: str) -> str:
+    """``text`` in Latin letters with one spelling per sound (see above), for matching names."""
+    out = text.casefold().translate(_CYRILLIC_TO_LATIN)
+    for spelling, one in _LATIN_SPELLINGS:
+        out = out.replace(spelling, one)
+    return out

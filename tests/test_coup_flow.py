@@ -65,6 +65,9 @@ VERBS = {
            "show": ["показати"], "examine_return": ["повернути"], "examine_swap": ["замінити"],
            "draft": ["вибрати"]},
 }
+# How an English keyboard spells the Russian names of test_every_legal_action_has_a_verb.
+LATIN = {"Анна": "Anna", "Бот-Афанасий": "Afanasy", "Бот-Глафира": "glaf", "Гость": "Gost",
+         "Дуня": "Dunya", "Борислав": "borislav", "Ева": "Eva"}
 TARGET_WORDS = {
     "ru": {"coup": ["против"], "assassinate": ["игрока"], "steal": ["у", "у игрока"], "examine": ["игрока"]},
     "en": {"coup": ["against", "on"], "assassinate": ["player"], "steal": ["from"], "examine": ["player"]},
@@ -92,6 +95,8 @@ def command_for(action: dict[str, Any], lang: str, names: list[str], legal: list
             forms.append(accusative(name))  # «убить Анну», «украсть у Бот-Глафиру»
         if name.startswith("Бот-"):
             forms.append(name[4:8].lower())  # «афан» for Бот-Афанасий
+        if lang == "en" and name in LATIN:
+            forms.append(LATIN[name])  # an English keyboard: Afanasy for Бот-Афанасий
         word = rng.choice(forms)
         if rng.random() < 0.3:  # a little word before the name
             word = f"{rng.choice(TARGET_WORDS[lang][kind])} {word}"

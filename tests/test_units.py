@@ -173,7 +173,8 @@ def test_phrase_verbs_are_matched_whole():
 
 def test_match_name():
     names = ["Вася", "Василиса", "Petya"]
-    assert match_name("пет", names) == (None, [])
+    assert match_name("пат", names) == (None, [])
+    assert match_name("пет", names) == ("Petya", [])  # the other script, when nothing else matches
     assert match_name("pet", names) == ("Petya", [])
     assert match_name("вас", names) == (None, ["Вася", "Василиса"])
     assert match_name("ВАСЯ", names) == ("Вася", [])
@@ -185,6 +186,25 @@ def test_match_name():
     assert match_name("мар", bots) == ("Анна-Мария", [])
     assert match_name("бот", bots) == (None, ["Бот-Евсей", "Бот-Ефим"])
     assert match_name("е", ["Бот-Евсей", "Бот-Ефим"]) == (None, ["Бот-Евсей", "Бот-Ефим"])
+
+
+def test_match_name_across_scripts():
+    """An English keyboard reaches the Russian bots, and a Russian one the Latin names."""
+    from commands.parser import latin_fold
+    from world.tables import BOT_NAMES
+
+    bots = list(BOT_NAMES)
+    for typed, name in (("glaf", "Бот-Глафира"), ("Afanasy", "Бот-Афанасий"), ("afanasiy", "Бот-Афанасий"),
+                        ("Yevsey", "Бот-Евсей"), ("evsej", "Бот-Евсей"), ("prokhor", "Бот-Прохор"),
+                        ("Ustinya", "Бот-Устинья"), ("ustinja", "Бот-Устинья"), ("Fyokla", "Бот-Фёкла"),
+                        ("fekla", "Бот-Фёкла"), ("tikh", "Бот-Тихон"), ("Dunya", "Бот-Дуня"),
+                        ("pelageya", "Бот-Пелагея"), ("bot-mar", "Бот-Марфа")):
+        assert match_name(typed, bots) == (name, []), typed
+    assert match_name("борис", ["Boris", "Анна"]) == ("Boris", [])
+    assert match_name("anna", ["Boris", "Анна"]) == ("Анна", [])
+    assert match_name("bot", bots)[0] is None  # every bot: ambiguous, as «бот» is
+    assert match_name("Анна", ["Анна", "Anna"]) == ("Анна", [])  # the same script wins
+    assert latin_fold("Щука Хрущёв") == "shuka hrushev"
 
 
 def test_creation_limit_window_and_exempt_addresses():
