@@ -36,6 +36,38 @@ async def test_tell_reaches_offline_player_later(server):
     await boris.close()
 
 
+async def test_bots_are_named_in_the_hosts_language_and_reached_in_any_script(server):
+    """Bots get names in the language of whoever seats them, and a player with another keyboard
+    still names them: `glaf` finds «Бот-Глафира», «альф» finds Bot-Alfred."""
+    hosts = {"en": await telnet(server, "Edith"), "uk": await telnet(server, "Олена"),
+             "ru": await telnet(server, "Анна")}
+    hosts["en"].send_line("lang en")
+    await hosts["en"].expect("Language: English")
+    hosts["uk"].send_line("мова uk")
+    await hosts["uk"].expect("Мова: українська")
+    expected = {"en": "Bot-Alfred, Bot-Beatrice", "uk": "Бот-Остап, Бот-Оксана", "ru": "Бот-Афанасий, Бот-Глафира"}
+    for lang, host in hosts.items():
+        host.send_line("open coup")
+        await host.expect(re.compile(r"(table|стіл|стол) \d+"))
+        host.send_line("bots 2")
+        await host.expect(expected[lang])
+    edith = hosts["en"]
+    edith.send_line("leave")
+    await edith.expect("You stand up")
+    number = int(re.search(r"Вы открываете стол (\d+)", hosts["ru"].text).group(1))
+    edith.send_line(f"join {number}")
+    await edith.expect("You sit down")
+    hosts["ru"].send_line("начать")
+    await edith.expect("Coup begins")
+    edith.mark_here()
+    edith.send_line("steal glaf")  # her move or not, the name is understood first
+    edith.send_line("steal zork")
+    await edith.expect("Nobody called zork plays at this table.", timeout=10)  # answered in order
+    assert "Nobody called glaf" not in edith.text
+    for host in hosts.values():
+        await host.close()
+
+
 async def test_unknown_command_suggests(server):
     anna = await telnet(server, "Анна")
     anna.send_line("hlep")

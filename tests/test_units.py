@@ -11,7 +11,7 @@ from world.i18n import t
 from world.text import clean
 
 
-@pytest.mark.parametrize("name", ["Вася", "Petya", "ab", "Ivan_2", "Мария-Луиза", "x" * 20])
+@pytest.mark.parametrize("name", ["Вася", "Petya", "ab", "Ivan_2", "Мария-Луиза", "x" * 20, "Ботаник", "Botan12"])
 def test_good_names(name):
     assert accounts.name_problem(name) is None
 
@@ -20,6 +20,8 @@ def test_good_names(name):
     ("a", "account.name_length"), ("x" * 21, "account.name_length"), ("2pac", "account.name_chars"),
     ("bad name", "account.name_chars"), ("emoji😀", "account.name_chars"), ("Мастер", "account.name_reserved"),
     ("MASTER", "account.name_reserved"),
+    ("Бот-Вася", "account.name_reserved"), ("Bot-Alfred", "account.name_reserved"),  # bots' names
+    ("bot_alfred", "account.name_reserved"), ("Bot7", "account.name_reserved"), ("бот12", "account.name_reserved"),
 ])
 def test_bad_names(name, problem):
     assert accounts.name_problem(name) == problem
@@ -193,7 +195,7 @@ def test_match_name_across_scripts():
     from commands.parser import latin_fold
     from world.tables import BOT_NAMES
 
-    bots = list(BOT_NAMES)
+    bots = list(BOT_NAMES["ru"])
     for typed, name in (("glaf", "Бот-Глафира"), ("Afanasy", "Бот-Афанасий"), ("afanasiy", "Бот-Афанасий"),
                         ("Yevsey", "Бот-Евсей"), ("evsej", "Бот-Евсей"), ("prokhor", "Бот-Прохор"),
                         ("Ustinya", "Бот-Устинья"), ("ustinja", "Бот-Устинья"), ("Fyokla", "Бот-Фёкла"),

@@ -42,13 +42,20 @@ def name_problem(name: str) -> str | None:
         return "account.name_length"
     if not NAME_RE.match(name):
         return "account.name_chars"
-    if name.casefold() in RESERVED or name_key(name) in {name_key(r) for r in RESERVED}:
+    key = name_key(name)
+    if name.casefold() in RESERVED or key in {name_key(r) for r in RESERVED}:
+        return "account.name_reserved"
+    if key.startswith(_BOT_PREFIXES) or _BOT_NUMBER.fullmatch(name.casefold()):  # bots' names (world/tables.py)
         return "account.name_reserved"
     return None
 
 
 def name_key(name: str) -> str:
     return name.casefold().translate(_LOOKALIKE)
+
+
+_BOT_PREFIXES = tuple(name_key(p) for p in ("бот-", "bot-"))
+_BOT_NUMBER = re.compile(r"(bot|бот)\d+")
 
 
 def hash_password(password: str) -> str:

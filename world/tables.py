@@ -315,24 +315,26 @@ class TableManager:
         free = table.seats_total - len(table.seats)
         if count <= 0 or free <= 0:
             raise TableError("table.full", number=table.number)
-        await self._seat_bots(table, min(count, free), level)
+        await self._seat_bots(table, min(count, free), level, account.lang)
         self.announce_tables()
         return table
 
-    async def _seat_bots(self, table: Table, count: int, level: str) -> None:
+    async def _seat_bots(self, table: Table, count: int, level: str, lang: str) -> None:
         added = []
         for _ in range(count):
             number = len(table.seats)
-            name = self._bot_name(table, number)
+            name = self._bot_name(table, number, lang)
             await Seat.create(table_id=table.number, number=number, name=name, bot_level=level)
             table.seats.append(SeatInfo(number=number, name=name, bot_level=level))
             added.append(name)
         self.world.broadcast(table.room, msg("table.bots_added", n=len(added), names=", ".join(added)))
 
     @staticmethod
-    def _bot_name(table: Table, number: int) -> str:
+    def _bot_name(table: Table, number: int, lang: str) -> str:
+        """A free name in the language of whoever seats the bot (Russian names after Russian
+        ones run out: a table has room for 20 and more)."""
         taken = {s.name for s in table.seats}
-        for candidate in BOT_NAMES:
+        for candidate in (*BOT_NAMES.get(lang, BOT_NAMES["ru"]), *BOT_NAMES["ru"]):
             if candidate not in taken:
                 return candidate
         return f"Bot{number + 1}"
@@ -343,7 +345,7 @@ class TableManager:
         table = self._hosted_open_table(account)
         if len(table.seats) < table.engine.min_players:
             raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
-        await self._apply_start_plan(table)
+        await self._apply_start_plan(table, account.lang)
         winner = await self._winner_starts(table)
         table.seed = secrets.randbits(62)
         runner = TableRunner(self, table)
@@ -452,7 +454,7 @@ class TableManager:
         table.options = {**table.options, **updates}
         await GameTable.filter(id=table.number).update(options=table.options)
 
-    async def _apply_start_plan(self, table: Table) -> None:
+    async def _apply_start_plan(self, table: Table, lang: str) -> None:
         """A game may seat bots of its own at the start (the «Шептуны» cooperative variant adds
         its Peacekeepers to a small table) and add options that say so. Both are stored before
         the game is dealt, so a replay after a restart sees the same seats and options."""
@@ -463,7 +465,7 @@ class TableManager:
         if not extra and not updates:
             return
         if extra:
-            await self._seat_bots(table, extra, str(self.config.section("tables")["bot_level"]))
+            await self._seat_bots(table, extra, str(self.config.section("tables")["bot_level"]), lang)
         table.options = {**table.options, **updates}
         table.seats_total = max(table.seats_total, len(table.seats))
         await GameTable.filter(id=table.number).update(options=table.options, seats_total=table.seats_total)
@@ -526,5 +528,13 @@ class TableManager:
                 await table.runner.stop()
 
 
-BOT_NAMES = ("Бот-Афанасий", "Бот-Глафира", "Бот-Евсей", "Бот-Марфа", "Бот-Прохор", "Бот-Устинья",
-             "Бот-Савелий", "Бот-Фёкла", "Бот-Игнат", "Бот-Пелагея", "Бот-Тихон", "Бот-Дуня")
+# Bots are named in the language of the player who seats them, always «Бот-»/"Bot-" and a
+# name, so nobody mistakes them for people (no account may be called so: world/accounts.py).
+BOT_NAMES = {
+    "ru": ("Бот-Афанасий", "Бот-Глафира", "Бот-Евсей", "Бот-Марфа", "Бот-Прохор", "Бот-Устинья",
+           "Бот-Савелий", "Бот-Фёкла", "Бот-Игнат", "Бот-Пелагея", "Бот-Тихон", "Бот-Дуня"),
+    "uk": ("Бот-Остап", "Бот-Оксана", "Бот-Тарас", "Бот-Олеся", "Бот-Богдан", "Бот-Соломія",
+           "Бот-Мирон", "Бот-Ганна", "Бот-Орест", "Бот-Зоряна", "Бот-Назар", "Бот-Христя"),
+    "en": ("Bot-Alfred", "Bot-Beatrice", "Bot-Cedric", "Bot-Dorothy", "Bot-Edmund", "Bot-Florence",
+           "Bot-Gilbert", "Bot-Harriet", "Bot-Ivor", "Bot-Mabel", "Bot-Oswald", "Bot-Winifred"),
+}
