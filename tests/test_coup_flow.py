@@ -254,6 +254,36 @@ async def test_every_legal_action_has_a_verb(monkeypatch):
     assert every <= set(checked), every - set(checked)
 
 
+def test_status_says_until_when_to_those_not_awaited():
+    """Every change shows what is pending; whoever is not to act also learns whom the game waits
+    for and until when, once per wait, and not for a wait on bots alone (they answer at once)."""
+    from games.base import SPECTATOR
+    from games.coup import GAME as ENGINE
+    from world.i18n import strip_marks, t
+    from world.presenters.coup import status
+
+    def lines(view, seat, seconds, awaited):
+        return [strip_marks(t("ru", m.key, **m.params)) for m in status(table, view, seat, seconds, awaited)]
+
+    state = ENGINE.new(3, {}, 7)
+    state.active = 0
+    ENGINE.apply(state, 0, {"type": "tax"})  # Анна claims the Governor: a window for Boris and the bot
+    table = SimpleNamespace(number=901, game_name="coup", options={"role": "advisor"},
+                            seats=[SimpleNamespace(name=n, played_by_bot=b)
+                                   for n, b in (("Анна", False), ("Boris", False), ("Бот-Евсей", True))])
+    awaited = {w.seat for w in ENGINE.awaiting(state)}
+    assert awaited == {1, 2}
+    anna = lines(ENGINE.view(state, 0), 0, 20, awaited)
+    assert "Ждём: Boris (ещё 20 секунд)." in anna and any(line.startswith("Сейчас: Анна") for line in anna)
+    assert lines(ENGINE.view(state, 0), 0, 19, awaited) == []  # the same wait: nothing again
+    boris = lines(ENGINE.view(state, 1), 1, 20, awaited)
+    assert not any(line.startswith("Ждём") for line in boris)  # he is to act: his own move says it
+    assert any("ещё 20 секунд" in line for line in boris)
+    ENGINE.apply(state, 1, {"type": "allow"})  # only the bot is left: no "waiting for" line
+    watcher = lines(ENGINE.view(state, SPECTATOR), None, 18, {2})
+    assert watcher and not any(line.startswith("Ждём") for line in watcher)
+
+
 def test_nested_messages_render_per_reader_and_survive_json():
     from world.i18n import nested, nested_list, strip_marks, t
     from world.presenters import present_params

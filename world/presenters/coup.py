@@ -247,8 +247,9 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
            awaited: set[int]) -> list[Msg]:
     """After every change (world.runner calls it): a compact line of everyone's coins and cards
     when they change or a turn begins, what is pending when that changes, and when the viewer
-    is to act, their cards and what they may type (with the time left). Nothing is repeated:
-    an "allow" that changes nothing else prints nothing."""
+    is to act, their cards and what they may type (with the time left); when someone else is to
+    act, whom the game waits for and how long. Nothing is repeated: an "allow" that changes
+    nothing else prints nothing."""
     key = (table.number, seat)
     table_sig, now_sig = _signatures(view)
     mine = seat is not None and seat in awaited and view.get("stage") != "over"
@@ -263,6 +264,13 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
             out.append(now)
     if mine and (now_changed or last is None or not last[2]):
         out.extend(_your_move(table, view, seat, seconds))
+    elif now_changed and seconds is not None:
+        # Until when, for everyone else: whom the wait is for, once per wait. Bots answer at
+        # once, so a wait for bots alone says nothing (a table of bots would print it every move).
+        people = {s for s in awaited if s < len(table.seats) and not getattr(table.seats[s], "played_by_bot", False)}
+        waiting = waiting_line("coup", table, view, people, seconds)
+        if waiting is not None:
+            out.append(waiting)
     return out
 
 
