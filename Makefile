@@ -22,6 +22,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
+	$(BIN)/python bench/coup_bench.py
 
 clean:
 	rm -rf $(VENV) data build *.egg-info
