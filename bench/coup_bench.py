@@ -175,7 +175,7 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     for level in ("easy", "normal"):
-        for players in ("2-8", "2-6", 2, 4, 6, 8):
+        for players in ("2-8", "2-6", 2, 4, 6, 8, 10):
             row = measure(level, players, args.seconds)
             rows.append(row)
             verdict = ""

@@ -119,11 +119,11 @@ def test_options():
             GAME.validate_options({name: bad})
         assert info.value.key == "coup.error.bad_option"
         assert info.value.params == {"name": name, "value": bad}
-    for seats in (1, 9):
+    for seats in (1, 11):
         with pytest.raises(RuleError) as info:
             GAME.new(seats, {}, 1)
         assert info.value.params == {"name": "players", "value": seats}
-    assert (GAME.min_players, GAME.max_players, GAME.name) == (2, 8, "coup")
+    assert (GAME.min_players, GAME.max_players, GAME.default_seats, GAME.name) == (2, 10, 8, "coup")
 
 
 def test_deal_for_3_to_6_players():
@@ -150,6 +150,20 @@ def test_seven_and_eight_players_use_four_copies():
         cards = Counter(r for h in s.hands + [s.court] for r in h)
         assert sum(cards.values()) == 20 and set(cards.values()) == {4}
         assert len(s.court) == 20 - 2 * n and s.coins == [2] * n and total_coins(s) == 54
+
+
+def test_nine_and_ten_players_use_five_copies():
+    # coup.md #1: "2–6 standard, 7–8 with 4 copies per 001. Optional 9–10 with 5 copies, as
+    # Reformation allows." A table seats 8 unless opened with seats=9 or seats=10 (the option).
+    # #3: the treasury is shown only; 9-10 players count 60 coins in all.
+    for n in (9, 10):
+        for option, fifth in (("advisor", "ambassador"), ("investigator", "inquisitor")):
+            s = GAME.new(n, {"role": option}, seed=n)
+            cards = Counter(r for h in s.hands + [s.court] for r in h)
+            assert cards == Counter({r: 5 for r in ("duke", "assassin", "captain", fifth, "contessa")})
+            assert all(len(h) == 2 for h in s.hands) and len(s.court) == 25 - 2 * n
+            assert s.coins == [2] * n and total_coins(s) == 60
+            assert GAME.view(s, n - 1)["players"] == n
 
 
 def test_first_player_is_random_and_seeded():
@@ -1040,7 +1054,7 @@ def test_first_player_in_a_two_player_rematch_starts_with_one_coin():
 
 
 def test_first_player_out_of_range_is_refused():
-    for bad in (0, 9, "x", True, 2.5):
+    for bad in (0, 11, "x", True, 2.5):
         with pytest.raises(RuleError):
             GAME.validate_options({"first": bad})
     with pytest.raises(RuleError) as err:

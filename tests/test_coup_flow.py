@@ -400,6 +400,35 @@ async def test_whole_game_telnet_ssh_and_bots(server):
     await boris.close()
 
 
+async def test_the_big_table_of_ten_is_asked_for(server):
+    """coup.md #1: 9-10 players are an optional table: `open coup` seats 8, `seats=10` seats ten,
+    dealt from 5 copies of each role (25 cards: 20 in hands, 5 in the Court)."""
+    anna = await log_in(server.telnet_port, "Анна", gmcp=True)
+    first = await open_table(anna, "открыть переворот")
+    anna.send_line("боты 9")
+    await anna.expect("За стол садятся 7 ботов")  # 8 seats
+    anna.send_line("встать")
+    await anna.expect("Вы встаёте")
+    number = await open_table(anna, "открыть переворот seats=10")
+    assert number != first
+    anna.send_line("боты 9 лёгкий")
+    await anna.expect("За стол садятся 9 ботов")
+    anna.mark_here()
+    anna.send_line("начать")
+    await anna.expect("10 игроков")
+    view = None
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while view is None and loop.time() < deadline:
+        views = [data["view"] for name, data in anna.gmcp_messages  # (no exchange under way on a turn)
+                 if name == "Korchma.Game.View" and data["view"]["stage"] == "turn"]
+        view = views[0] if views else None
+        await asyncio.sleep(0.05)
+    assert view is not None and view["players"] == 10 and len(view["hand"]) in (1, 2)
+    assert sum(view["cards"]) + sum(len(f) for f in view["face_up"]) + view["court"] == 25
+    await anna.close()
+
+
 async def test_one_human_and_bots_in_ukrainian_with_the_inquisitor(server):
     """One player (Ukrainian) and three bots, the Inquisitor in the deck: to the end."""
     olena = await log_in(server.telnet_port, "Олена", gmcp=True)

@@ -1,13 +1,15 @@
 """Coup: 10,000 seeded bot games straight on the engine (no server), checked at every step.
 
-Each game draws from its seed: 2-8 players, the fifth role, the challenge order, the examine
+Each game draws from its seed: 2-10 players, the fifth role, the challenge order, the examine
 mode, and an easy or normal bot per seat; the seat that answers next is drawn among the awaited
 ones; now and then a seat times out (its ``Awaiting.default`` is applied instead of the bot's
 move), and now and then it takes any legal action at random, as a person might. At every step:
 
-* coins are conserved (players + treasury = 50, 54 with 7-8 players), nobody's go negative;
+* coins are conserved (players + treasury = 50, 54 with 7-8 players, 60 with 9-10), nobody's go
+  negative;
 * cards are conserved per role: hands + Court + face up + cards drawn for an exchange + cards out
-  of the game (2 players: the 8 undrafted cards of piles 2 and 3) = 3 per role (4 with 7-8);
+  of the game (2 players: the 8 undrafted cards of piles 2 and 3) = 3 per role (4 with 7-8, 5
+  with 9-10);
 * no event shows a seat in its audience a role that is face down in another seat's hand, except
   the rule-sanctioned ones (docs/coup-protocol.md, "Events"): a claim (declare, challenge, block,
   concede) names the claimed role, a proven claim shows the card to all, a lost card is face up,
@@ -46,7 +48,7 @@ WHIM_RATE = 0.03  # how often a seat takes any legal action at random instead of
 FULL_VIEW_EVERY = 25  # every 25th game checks every seat's view (and the spectator's) at every step
 
 # Player counts, weighted toward the tables people play most (and the shorter games).
-PLAYER_COUNTS = (2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8)
+PLAYER_COUNTS = (2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 8, 9, 10)
 
 ROLES = frozenset(("duke", "assassin", "captain", "ambassador", "inquisitor", "contessa"))
 ROLE_WORD = re.compile(r"'(duke|assassin|captain|ambassador|inquisitor|contessa)'")
@@ -341,11 +343,16 @@ def check_cards_and_coins(s, total_coins: int, in_play: list[str]) -> None:
             assert s.coins[seat] == 0 and len(s.face_up[seat]) == 2
 
 
+def copies_of(players: int) -> int:
+    """Copies of each role: 3, 4 with 7-8 players (seed 001), 5 with 9-10 (coup.md #1)."""
+    return 5 if players >= 9 else 4 if players >= 7 else 3
+
+
 def expected_cards(players: int, roles: list[str], picks: list[str]) -> list[str]:
     """The cards in play, sorted. 2 players: pile 1 (one of each role) and the drafted cards; the
     other 8 are out of the game, so each role has 3 = in play + (2 - times it was drafted)."""
     if players > 2:
-        return sorted(role for role in roles for _ in range(4 if players >= 7 else 3))
+        return sorted(role for role in roles for _ in range(copies_of(players)))
     for role in roles:
         assert 1 + picks.count(role) + (2 - picks.count(role)) == 3 and picks.count(role) <= 2
     return sorted(roles + picks)
@@ -362,9 +369,9 @@ def run_game(seed: int, full_views: bool | None = None) -> tuple[object, list, l
     s = GAME.new(players, options, seed)
     fifth = {"advisor": "ambassador", "investigator": "inquisitor"}[options["role"]]
     roles = ["duke", "assassin", "captain", fifth, "contessa"]
-    copies = 4 if players >= 7 else 3
+    copies = copies_of(players)
     total_coins = sum(s.coins) + s.treasury
-    assert total_coins == (54 if players >= 7 else 50)
+    assert total_coins == (60 if players >= 9 else 54 if players >= 7 else 50)
     picks: list[str] = []
     in_play = expected_cards(players, roles, picks)
     master = GAME.view(s, MASTER)
@@ -472,7 +479,7 @@ def test_the_mix_covers_every_player_count_option_and_level():
         _, players, options, levels = game_setup(seed)
         seen |= {("players", players), *(("option", k, v) for k, v in options.items()),
                  *(("level", level) for level in levels)}
-    assert {("players", n) for n in range(2, 9)} <= seen
+    assert {("players", n) for n in range(2, 11)} <= seen
     assert {("option", "role", "advisor"), ("option", "role", "investigator"),
             ("option", "challenge_order", "seat"), ("option", "challenge_order", "first"),
             ("option", "examine", "choose"), ("option", "examine", "always_swap"),

@@ -163,7 +163,7 @@ class TableManager:
             options = engine.validate_options(raw_options)
         except RuleError as err:
             raise TableError(err.key, **err.params) from err
-        seats_total = engine.max_players
+        seats_total = getattr(engine, "default_seats", engine.max_players)  # Coup: 8 of 10
         if seats_opt is not None:
             if not str(seats_opt).isdigit() or not engine.min_players <= int(seats_opt) <= engine.max_players:
                 raise TableError("table.bad_seats", low=engine.min_players, high=engine.max_players)

@@ -99,7 +99,8 @@ def _first(legal: list[Action], kind: str) -> Action | None:
 
 
 def _copies(view: dict[str, Any]) -> int:
-    return 4 if view["players"] >= 7 else 3
+    players = view["players"]
+    return 5 if players >= 9 else 4 if players >= 7 else 3  # engine.copies_for (bots see no engine)
 
 
 def _visible(view: dict[str, Any], role: str) -> int:
@@ -120,7 +121,8 @@ def _impossible(view: dict[str, Any], role: str) -> bool:
         for cards in face_up:
             if cards:
                 seen += cards.count(role)
-    return seen >= (4 if view["players"] >= 7 else 3)
+    players = view["players"]
+    return seen >= (5 if players >= 9 else 4 if players >= 7 else 3)
 
 
 # ------------------------------------------------------------------------------------ easy

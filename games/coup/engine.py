@@ -54,6 +54,14 @@ FORCED_COUP = 10
 STEAL_MAX = 2
 TOTAL_COINS = 50  # the box (000: 50 coins); 54 for 7-8 players (001: 24 + 6 x 5)
 TOTAL_COINS_BIG = 54
+TOTAL_COINS_HUGE = 60  # 9-10 players: no box to count, and the treasury is shown only (#3)
+MAX_SEATS = 10  # 2-6 the base game, 7-8 seed 001's, 9-10 coup.md #1's optional table
+DEFAULT_SEATS = 8  # what `open coup` seats without seats=N: 9-10 are asked for (#1: "optional")
+
+
+def copies_for(seats: int) -> int:
+    """Copies of each role in the deck: 3 (2-6 players), 4 (7-8, #27), 5 (9-10, #1)."""
+    return 5 if seats >= 9 else 4 if seats >= 7 else 3
 
 TURN_ACTIONS = frozenset(("income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine"))
 TARGETED = frozenset(("coup", "assassinate", "steal", "examine"))
@@ -64,7 +72,7 @@ GAIN = {"income": 1, "foreign_aid": 2, "tax": 3}
 GAIN_KEYS = {kind: "coup." + kind for kind in GAIN}
 
 EVERYONE = Audience.everyone()
-_ONLY = [Audience.only(seat) for seat in range(8)]
+_ONLY = [Audience.only(seat) for seat in range(MAX_SEATS)]
 
 
 # Awaiting and Event are tuples (games/base.py); a game makes about one of each per action, so
@@ -105,7 +113,7 @@ _BLOCK_REPLIES = {
 
 # The event of the most common action, one per seat for all games (events are immutable; their
 # params are read-only to everyone, as with every event).
-_ALLOWED = tuple(_event(EVERYONE, "coup.allowed", {"seat": seat}) for seat in range(8))
+_ALLOWED = tuple(_event(EVERYONE, "coup.allowed", {"seat": seat}) for seat in range(MAX_SEATS))
 
 
 # ------------------------------------------------------------------------------------ state
@@ -237,7 +245,8 @@ class CoupState:
 class Coup:
     name = "coup"
     min_players = 2
-    max_players = 8
+    max_players = MAX_SEATS
+    default_seats = DEFAULT_SEATS  # the table's seats when `open` names none
     default_options: dict[str, Any] = {"role": "advisor", "challenge_order": "seat", "examine": "choose",
                                        "turn": 60, "reaction": 20, "first": None}
     # coup.md #4: the first game's first player is random, a later game's is the previous winner.
@@ -306,8 +315,7 @@ class Coup:
             s.coins[s.active] = 1  # [2P] the starting player starts with 1 coin
             stage = "draft"
         else:
-            copies = 4 if seats >= 7 else 3  # #1, #27
-            deck = [role for role in s.roles for _ in range(copies)]
+            deck = [role for role in s.roles for _ in range(copies_for(seats))]  # #1, #27
             rng.shuffle(deck)
             s.hands = [[deck.pop(), deck.pop()] for _ in range(seats)]
             s.court = deck
@@ -315,7 +323,8 @@ class Coup:
         s.face_up = [[] for _ in range(seats)]
         s.alive = [True] * seats
         s.living = seats
-        s.treasury = (TOTAL_COINS_BIG if seats >= 7 else TOTAL_COINS) - sum(s.coins)
+        total = TOTAL_COINS_HUGE if seats >= 9 else TOTAL_COINS_BIG if seats >= 7 else TOTAL_COINS
+        s.treasury = total - sum(s.coins)
         _enter(s, stage)
         return s
 
@@ -593,7 +602,7 @@ def _seating_changed(s: CoupState) -> None:
     seating = (s.fifth, tuple(s.alive))
     tables = _SEATINGS.get(seating)
     if tables is None:  # (setdefault() keeps one pair of tables per seating even across threads)
-        tables = _SEATINGS.setdefault(seating, ([None] * 32, [None] * 8))
+        tables = _SEATINGS.setdefault(seating, ([None] * (4 * MAX_SEATS), [None] * MAX_SEATS))
     s.menus, s.others = tables
 
 
@@ -993,11 +1002,13 @@ def _public(s: CoupState) -> tuple[dict[str, Any], dict[str, Any] | None]:
 # Turn menus and the seats after each seat, by seating (the fifth role and who is alive): they
 # depend on nothing else, and games meet the same ones again and again, so each is built once for
 # all games. Per seating: the menus by seat * 4 + coin bracket, the others by seat. Their action
-# dicts are shared too, one per kind and target (_TURN_ACTION): never change them. At most 1,016
-# seatings x 8 seats x 4 brackets, a list of at most 32 references each (about 10 MB at worst).
+# dicts are shared too, one per kind and target (_TURN_ACTION): never change them. The set is
+# finite: two fifth roles x the ways 2-10 seats can be alive (about 4,000 seatings), each with up
+# to 10 seats x 4 brackets of lists of at most 40 references. Filled only as games meet them,
+# it stays far below its bound of about 60 MB (a 2-8 seat game only meets 1,016 seatings).
 _SEATINGS: dict[tuple[str, tuple[bool, ...]], tuple[list[list[Action] | None], list[list[int] | None]]] = {}
 _TURN_ACTION = {kind: {"type": kind} for kind in ("income", "foreign_aid", "tax", "exchange")}
-_TARGETED_ACTIONS = {kind: [{"type": kind, "target": seat} for seat in range(8)] for kind in TARGETED}
+_TARGETED_ACTIONS = {kind: [{"type": kind, "target": seat} for seat in range(MAX_SEATS)] for kind in TARGETED}
 
 
 def _turn_actions(s: CoupState) -> list[Action]:
