@@ -284,6 +284,29 @@ def test_status_says_until_when_to_those_not_awaited():
     assert watcher and not any(line.startswith("Ждём") for line in watcher)
 
 
+def test_waiting_for_people_is_said_when_someone_new_is_awaited():
+    """The shared line of the Coup, «Шептуны» and «Революция» statuses: whom of the people the
+    game waits for, when the wait is new or someone new is awaited, not as the others answer."""
+    from world.i18n import strip_marks, t
+    from world.presenters import people_awaited, waiting_for_people
+
+    table = SimpleNamespace(seats=[SimpleNamespace(name=n, played_by_bot=b) for n, b in
+                                   (("Анна", False), ("Boris", False), ("Бот-Евсей", True), ("Ева", False))])
+    view = {"stage": "fight"}
+    people = people_awaited(table, {1, 2, 3})
+    assert people == {1, 3}
+
+    def said(game, people, earlier, new_wait, seconds=30):
+        line = waiting_for_people(game, table, view, people, earlier, new_wait, seconds)
+        return None if line is None else strip_marks(t("ru", line.key, **line.params))
+
+    assert said("revolution", people, frozenset(), True) == "Ждём: Boris, Ева (осталось 30 секунд)."
+    assert said("revolution", frozenset({3}), people, False) is None  # Boris answered: nothing new
+    assert said("whispers", frozenset({3}), frozenset({1}), False) == "Ждём: Ева (ещё 30 секунд)."
+    assert said("coup", people_awaited(table, {2}), frozenset(), True) is None  # a bot alone
+    assert said("coup", people, frozenset(), True, seconds=None) is None
+
+
 def test_nested_messages_render_per_reader_and_survive_json():
     from world.i18n import nested, nested_list, strip_marks, t
     from world.presenters import present_params

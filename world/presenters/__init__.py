@@ -125,3 +125,20 @@ def present_status(table: "Table", view: dict[str, Any], seat: int | None, deadl
 
 
 __all__ = ["present_params", "present_view", "present_status", "seat_name", "msg"]
+
+
+def people_awaited(table: "Table", awaited: set[int]) -> frozenset[int]:
+    """The awaited seats that people play (a bot, or a bot on autopilot, answers at once)."""
+    seats = table.seats
+    return frozenset(s for s in awaited if s < len(seats) and not getattr(seats[s], "played_by_bot", False))
+
+
+def waiting_for_people(game: str, table: "Table", view: dict[str, Any], people: frozenset[int],
+                       earlier: frozenset[int], new_wait: bool, seconds: int | None) -> Msg | None:
+    """For a viewer who is not to act: whom of the people the game waits for, and until when
+    (``waiting_line``), when the wait is new or someone new is awaited: not again as the others
+    answer, and never for a wait on bots alone (a table of bots would print it every move)."""
+    if seconds is None or not people or not (new_wait or people - earlier):
+        return None
+    return waiting_line(game, table, view, set(people), seconds)
+

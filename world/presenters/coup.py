@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import LastShown, name_or_dash, seat_name, waiting_line
+from . import LastShown, name_or_dash, people_awaited, seat_name, waiting_for_people, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -253,7 +253,8 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
     key = (table.number, seat)
     table_sig, now_sig = _signatures(view)
     mine = seat is not None and seat in awaited and view.get("stage") != "over"
-    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine))
+    people = people_awaited(table, awaited)
+    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine, people))
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
         out.append(msg("coup.status.line", turn=view.get("turn", 0), seats=_join(_seat_items(table, view))))
@@ -264,11 +265,9 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
             out.append(now)
     if mine and (now_changed or last is None or not last[2]):
         out.extend(_your_move(table, view, seat, seconds))
-    elif now_changed and seconds is not None:
-        # Until when, for everyone else: whom the wait is for, once per wait. Bots answer at
-        # once, so a wait for bots alone says nothing (a table of bots would print it every move).
-        people = {s for s in awaited if s < len(table.seats) and not getattr(table.seats[s], "played_by_bot", False)}
-        waiting = waiting_line("coup", table, view, people, seconds)
+    elif not mine:  # until when, for everyone else
+        waiting = waiting_for_people("coup", table, view, people, frozenset() if last is None else last[3],
+                                     now_changed, seconds)
         if waiting is not None:
             out.append(waiting)
     return out

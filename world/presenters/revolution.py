@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import LastShown, name_or_dash, per_seat, waiting_line
+from . import LastShown, name_or_dash, people_awaited, per_seat, waiting_for_people, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -418,12 +418,14 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
            awaited: set[int]) -> list[Msg]:
     """After every change (world.runner calls it): a compact line of every player's level (and
     jail, and who rules) when any of it changes; the fight's totals when they move; and when the
-    viewer is to act, their hand by number and what they may type, with the time left."""
+    viewer is to act, their hand by number and what they may type, with the time left; when
+    someone else is, whom the game waits for among people and until when (waiting_for_people)."""
     deck = table_deck(table, view)
     key = (getattr(table, "number", 0), seat)
     table_sig, now_sig = _signatures(view)
     mine = seat is not None and seat in awaited and view.get("stage") != "over"
-    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine))
+    people = people_awaited(table, awaited)
+    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine, people))
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
         out.append(msg("revolution.status.line", turn=view.get("turn", 0), name=name_or_dash(table, view.get("active")),
@@ -437,6 +439,11 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
         hand = list(view.get("hand") or [])
         out.append(msg("revolution.status.hand", cards=numbered(deck, hand), n=len(hand)))
         out.append(_your_move(view, seat, seconds))
+    elif not mine:  # until when, for everyone else
+        waiting = waiting_for_people("revolution", table, view, people, frozenset() if last is None else last[3],
+                                     now_changed, seconds)
+        if waiting is not None:
+            out.append(waiting)
     return out
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
-from . import LastShown, name_or_dash, per_seat, seat_name, waiting_line
+from . import LastShown, name_or_dash, people_awaited, per_seat, seat_name, waiting_for_people, waiting_line
 
 if TYPE_CHECKING:
     from ..tables import Table
@@ -309,12 +309,14 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
            awaited: set[int]) -> list[Msg]:
     """After every change (world.runner calls it): a compact line of everyone's status when a
     round begins or statuses change; the pass and swap steps as they come; and when the viewer
-    is to act, their cards and what they may type (with the time left). Nothing is repeated: a
+    is to act, their cards and what they may type (with the time left); when a person is to act,
+    whom the game waits for and until when (waiting_for_people). Nothing is repeated: a
     placement by someone else prints nothing here (its event says it)."""
     key = (table.number, seat)
     table_sig, now_sig = _signatures(view)
     mine = seat is not None and seat in awaited and view.get("stage") != "over"
-    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine))
+    people = people_awaited(table, awaited)
+    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine, people))
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
         out.append(msg("whispers.status.line", round=view.get("round", 0),
@@ -326,6 +328,11 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
             out.append(now)
     if mine and (now_changed or not last[2]):
         out.extend(_your_move(table, view, seat, seconds))
+    elif not mine:  # until when, for everyone else
+        waiting = waiting_for_people("whispers", table, view, people, frozenset() if last is None else last[3],
+                                     now_changed, seconds)
+        if waiting is not None:
+            out.append(waiting)
     return out
 
 
