@@ -353,6 +353,13 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _other_seat(s: RevolutionState, seat: int, target: Any) -> int:
+    """``target`` as another player's seat (arrest, steal an item, trade); else bad_target."""
+    if not _is_int(target) or not 0 <= target < s.players or target == seat:
+        raise err("bad_target")
+    return target
+
+
 def _deck(s: RevolutionState) -> D.Deck:
     deck = D._CACHE.get(s.deck_name)
     return deck if deck is not None else D.load(s.deck_name)
@@ -823,9 +830,7 @@ def _h_arrest(s, seat, action, events):
         raise err("not_ruling")
     if s.arrested:
         raise err("already_arrested")
-    target = action.get("target")
-    if not _is_int(target) or not 0 <= target < s.players or target == seat:
-        raise err("bad_target")
+    target = _other_seat(s, seat, action.get("target"))
     if s.jail[target]:
         raise err("target_jailed")
     cid = action.get("card")
@@ -982,9 +987,7 @@ def _h_play(s, seat, action, events):
             raise err("not_jailed")
     elif names[0] == "steal_item":
         _own_turn(s, seat, OWN_STAGES)
-        target = action.get("target")
-        if not _is_int(target) or not 0 <= target < s.players or target == seat:
-            raise err("bad_target")
+        target = _other_seat(s, seat, action.get("target"))
         item = action.get("item")
         if not isinstance(item, str) or item not in s.gear[target]:
             raise err("no_item", card=item)
@@ -1108,9 +1111,7 @@ def _h_trade(s, seat, action, events):
         raise err("trade_not_now")
     if s.jail[seat]:
         raise err("trade_jailed")
-    target = action.get("target")
-    if not _is_int(target) or not 0 <= target < s.players or target == seat:
-        raise err("bad_target")
+    target = _other_seat(s, seat, action.get("target"))
     if s.jail[target]:
         raise err("trade_jailed")
     if seat in s.trades:
