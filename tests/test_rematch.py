@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tests.telnet_client import log_in
+from tests.wire import open_table
 
 FINISHED_RU = re.compile(r"Игра за столом (\d+) окончена\. Победитель: ([^.\r\n]+)\.")
 
@@ -33,9 +34,7 @@ async def test_rematch_same_company_and_the_winner_starts(server_factory, tmp_pa
     await boris.expect("Language: English")
     guest = await log_in(srv.telnet_port, "Гость")
 
-    anna.send_line("открыть coup role=investigator")
-    found = await anna.expect(re.compile(r"стол (\d+)"))
-    old = int(re.search(r"\d+", found).group(0))
+    old = await open_table(anna, "открыть coup role=investigator")
     boris.send_line(f"join {old}")
     await boris.expect("You sit down")
     anna.send_line("боты 1")
@@ -115,9 +114,7 @@ async def test_rematch_after_a_restart(server_factory, tmp_path):
     data = tmp_path / "data"
     srv = server_factory(data_dir=data)
     anna = await log_in(srv.telnet_port, "Анна", gmcp=True)
-    anna.send_line("открыть coup")
-    found = await anna.expect(re.compile(r"стол (\d+)"))
-    old = int(re.search(r"\d+", found).group(0))
+    old = await open_table(anna, "открыть coup")
     anna.send_line("боты 2 обычный")
     await anna.expect("За стол садятся 2 бота")
     anna.send_line("начать")
