@@ -934,11 +934,9 @@ def _waits(s: CoupState) -> dict[int, Awaiting]:
     if stage in WINDOWS:
         answered, acted = s.answered, s.acted
         allow = _ALLOW  # one default for every window: nobody changes an action dict
-        # _awaiting() written out: a window awaits up to seven seats, nearly always none answered yet.
-        if answered or acted:
-            return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order
-                    if seat not in answered and seat not in acted}
-        return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order}
+        # _awaiting() written out: a window awaits up to nine seats.
+        return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order
+                if seat not in answered and seat not in acted}
     if stage == "lose":
         default = {"type": "lose", "role": s.lose_default}
         return {s.losing: _awaiting(s.losing, "choice", react, default, window)}
