@@ -143,8 +143,9 @@ def match_name(prefix: str, names: Iterable[str]) -> tuple[str | None, list[str]
     if not starts:  # `glaf` for «Бот-Глафира», «борис» for Boris: the same letters in the other script
         latin = latin_fold(prefix)
         if latin:
-            starts = [n for n in names if latin_fold(n).startswith(latin)
-                      or any(part.startswith(latin) for part in latin_fold(n).split("-")[1:])]
+            folds = [(n, latin_fold(n)) for n in names]
+            starts = [n for n, fold in folds if fold.startswith(latin)
+                      or any(part.startswith(latin) for part in fold.split("-")[1:])]
     if len(starts) == 1:
         return starts[0], []
     return None, starts
