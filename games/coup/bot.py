@@ -113,7 +113,7 @@ def _visible(view: dict[str, Any], role: str) -> int:
 
 
 def _impossible(view: dict[str, Any], role: str) -> bool:
-    """Every copy of ``role`` is visible to this seat (``_visible`` >= ``_copies``, in one call:
+    """Every copy of ``role`` is visible to this seat (``_visible`` >= ``_copies`` in one loop:
     the easy bots ask this for every other claim)."""
     seen = view.get("hand", ()).count(role)
     face_up = view["face_up"]
@@ -121,8 +121,7 @@ def _impossible(view: dict[str, Any], role: str) -> bool:
         for cards in face_up:
             if cards:
                 seen += cards.count(role)
-    players = view["players"]
-    return seen >= (5 if players >= 9 else 4 if players >= 7 else 3)
+    return seen >= _copies(view)
 
 
 # ------------------------------------------------------------------------------------ easy
