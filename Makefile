@@ -3,10 +3,12 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# setup.py compiles these (Cython) at install: an edit reinstalls, so `make test` runs it compiled.
+COMPILED := games/coup/engine.py games/coup/bot.py
 
 .PHONY: run test bench setup clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip >/dev/null 2>&1 || true
 	$(BIN)/pip install -q -e '.[test]'
@@ -26,3 +28,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) data build *.egg-info
+	find games -name '*.so' -o -name '*.source-sha256' | xargs rm -f

@@ -31,7 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.coup import GAME  # noqa: E402
+from games.compiled import implementation  # noqa: E402
+from games.coup import GAME, bot as coup_bot, engine as coup_engine  # noqa: E402
 
 TARGET = 1000.0  # easy-bot games per second on one core
 
@@ -169,6 +170,7 @@ def main() -> int:
     started = time.perf_counter()
     print(f"Coup engine + bots, one core: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.2f}; {args.seconds:g} CPU s per row")
+    print(f"engine: {implementation(coup_engine)}, bots: {implementation(coup_bot)} (setup.py compiles them with Cython)")
     play(0, 4, "easy")  # warm-up: imports, first calls
     rows = []
     header = f"{'bots':<7} {'players':>7} {'games':>6} {'games/s':>9} {'actions/game':>12} {'us/action':>9}  target"
