@@ -250,15 +250,20 @@ async def rules(ctx: Ctx) -> None:
     from games import registry
 
     games = sorted(registry.all_games())
+    tables = getattr(ctx.world, "tables", None)
+    table = tables.table_of(ctx.account.id) if tables is not None else None
     if not ctx.args:
-        ctx.reply("rules.list", games=", ".join(games))
-        return
-    name = ctx.args[0].lower()
-    from .table import GAME_ALIASES  # the names `open` accepts, in every language
+        if table is None or table.game_name not in games:
+            ctx.reply("rules.list", games=", ".join(games))
+            return
+        name = table.game_name  # at a table (seated or watching): its game's rules, then the list
+    else:
+        from .table import GAME_ALIASES  # the names `open` accepts, in every language
 
-    name = GAME_ALIASES.get(name, name)
-    if name not in games:
-        raise CommandError("rules.unknown", game=ctx.args[0], games=", ".join(games))
+        name = ctx.args[0].lower()
+        name = GAME_ALIASES.get(name, name)
+        if name not in games:
+            raise CommandError("rules.unknown", game=ctx.args[0], games=", ".join(games))
     key = name
     versions = RULE_VERSIONS.get(name)
     if versions and len(ctx.args) > 1:  # `rules mafia A`: that version's text
@@ -268,14 +273,14 @@ async def rules(ctx: Ctx) -> None:
                                versions=", ".join(sorted(v.upper() for v in versions)))
         key = versions[word]
     elif versions:  # at a table of this game: the ruleset it plays
-        tables = getattr(ctx.world, "tables", None)
-        table = tables.table_of(ctx.account.id) if tables is not None else None
         if table is not None and table.game_name == name:
             played = str(table.options.get("ruleset") or table.options.get("version") or "").lower()
             key = versions.get(played, key)
     ctx.reply(f"rules.{key}")
     if versions:
         ctx.reply(f"rules.{name}_versions")
+    if not ctx.args:
+        ctx.reply("rules.list", games=", ".join(games))
 
 
 # Games whose rules come in versions: `rules GAME VERSION` shows rules.<key> (the first is the

@@ -12,6 +12,10 @@ from world.tables import Table, TableError
 
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
 
+# `roles` at a table of a game other than Mafia: what that game's module shows (game name ->
+# function of ctx and table); a game without one shows its rules.
+ROLE_LISTS: dict[str, Any] = {}
+
 GAME_ALIASES = {"торги": "bids", "bid": "bids", "аукцион": "bids",
                 "переворот": "coup", "coup": "coup",
                 "шептуны": "whispers", "шептуни": "whispers", "jabberjay": "whispers",

@@ -452,6 +452,51 @@ async def test_the_big_table_of_ten_is_asked_for(server):
     await anna.close()
 
 
+async def test_roles_and_rules_at_a_coup_table_are_coup_s(server):
+    """`roles` and `rules` with no argument answer for the game at your table: at a Coup table
+    «роли» lists the five roles in play (the fifth as the table chose) with what each does and
+    blocks, not Mafia's public roles; `rules` alone gives the table's rules. In the hall «роли»
+    is still Mafia's list and `rules` the list of games."""
+    anna = await log_in(server.telnet_port, "Анна")
+    anna.send_line("роли")
+    await anna.expect("Явные роли Мафии")
+    anna.send_line("правила")
+    await anna.expect("Есть правила игр:")
+    number = await open_table(anna, "открыть переворот role=investigator seats=4")
+    anna.mark_here()
+    anna.send_line("роли")
+    await anna.expect(f"Роли «Переворота» за столом {number}, по 3 карты каждой (по 4 при 7-8 игроках")
+    await anna.expect("Все правила: правила.")
+    text = " ".join(anna.text[anna.text.rfind("Роли «Переворота»"):].split())  # (lines wrap at 80)
+    assert "Следователь — обмен (взять 1 карту, вернуть 1) или допрос игрока" in text
+    assert "Княжна — блокирует убийство." in text
+    assert "Советник" not in text and "Мафии" not in text
+    anna.send_line("правила")
+    await anna.expect("Переворот (Coup, 2-8 игроков")
+    await anna.expect("Есть правила игр:")
+    anna.send_line("боты 3")
+    await anna.expect("За стол садятся 3 бота")
+    anna.send_line("начать")
+    await anna.expect("Мастер начинает игру")
+    anna.mark_here()
+    anna.send_line("роли")
+    await anna.expect(f"Роли «Переворота» за столом {number}, по 3 карты каждой:")
+    guest = await log_in(server.telnet_port, "Vera")
+    guest.send_line("lang en")
+    await guest.expect("Language: English")
+    guest.send_line(f"watch {number}")
+    await guest.expect(f"table {number}")
+    guest.mark_here()
+    guest.send_line("roles")
+    await guest.expect(f"The roles of Coup at table {number}, 3 cards of each:")
+    await guest.expect("All the rules: rules.")
+    text = " ".join(guest.text[guest.text.rfind("The roles of Coup"):].split())
+    assert "Inquisitor: exchange (draw 1 card, return 1) or examine a player. Blocks stealing." in text
+    assert "Duke: tax, take 3 coins. Blocks foreign aid." in text
+    for client in (anna, guest):
+        await client.close()
+
+
 async def test_one_human_and_bots_in_ukrainian_with_the_inquisitor(server):
     """One player (Ukrainian) and three bots, the Inquisitor in the deck: to the end."""
     olena = await log_in(server.telnet_port, "Олена", gmcp=True)

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from world.presenters.coup import ROLES, localize_params, role_list
+from games.coup.engine import copies_for
+from world.presenters.coup import ROLES, fifth_role, localize_params, role_list, role_name
 
 from ..base import CommandError, Ctx, command
-from ..table import game_action
+from ..table import ROLE_LISTS, game_action
 from .seat import GameSeat
 
 GAME = "coup"
@@ -309,3 +310,19 @@ async def draft(ctx: Ctx) -> None:
 
 
 __all__ = ["parse_role", "parse_roles", "ROLE_FORMS"]
+
+
+def show_roles(ctx: Ctx, table: Any) -> None:
+    """`roles` at a Coup table: the five roles in play (the fifth as the table chose), what each
+    does and blocks, and how many copies the deck holds."""
+    if table.game is not None:  # dealt: the copies of this game
+        ctx.reply("coup.roles.header", number=table.number, n=copies_for(len(table.seats)))
+    else:
+        ctx.reply("coup.roles.header_open", number=table.number)
+    for role in ("duke", "assassin", "captain", fifth_role(table), "contessa"):
+        ctx.reply(f"coup.roles.{role}", role=role_name(role))
+    ctx.reply("coup.roles.general")
+    ctx.reply("coup.roles.footer")
+
+
+ROLE_LISTS[GAME] = show_roles

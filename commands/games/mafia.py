@@ -57,7 +57,7 @@ from world.presenters import mafia as P
 from world.text import clean, clean_line
 
 from ..base import REGISTRY, TABLE, CommandError, Ctx, command
-from ..table import game_action, run_table_op
+from ..table import ROLE_LISTS, game_action, run_table_op
 from .seat import GameSeat
 
 GAME = "mafia"
@@ -987,13 +987,21 @@ def public_in_play(table: Any, view: dict[str, Any]) -> list[Any]:
 async def roles(ctx: Ctx) -> None:
     """roles [A|B|C]: the listed public roles with their abilities: at an open Mafia table the
     free ones (with the table's rule version), at a running one those in play, elsewhere all."""
+    tables = getattr(ctx.world, "tables", None)
+    table = tables.table_of(ctx.account.id) if tables is not None else None
+    if table is not None and table.game_name != GAME and not ctx.args:
+        # At another game's table «роли» asks for that game's roles, not Mafia's.
+        shown = ROLE_LISTS.get(table.game_name)
+        if shown is not None:
+            shown(ctx, table)
+        else:
+            ctx.reply(f"rules.{table.game_name}")
+        return
     asked = None
     if ctx.args:
         asked = ruleset_word(ctx.args[0])
         if asked is None or len(ctx.args) > 1:
             raise CommandError("mafia.public_list.bad_version", word=ctx.rest)
-    tables = getattr(ctx.world, "tables", None)
-    table = tables.table_of(ctx.account.id) if tables is not None else None
     if table is not None and table.game_name == GAME and table.state_name == "open":
         version = asked or P.ruleset_of(table.options)
         free = public_free(table.options.get("signup") or {})
