@@ -918,7 +918,6 @@ class Player(WirePlayer):
 
     def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
         super().__init__(name, lang, typer, eyes, seed)
-        self.last_sent = 0.0
         self.refused: list[tuple[str, str, bool]] = []  # (typed, refusal, whether the cards had changed)
         self.chosen_from: tuple = ()
 
@@ -940,12 +939,6 @@ class Player(WirePlayer):
         action = self.choose(view, legal)
         text, _ = command_for(action, self.lang, self.names(), view, legal, self.rng, steady=True)
         return action, text
-
-    async def before_sending(self) -> None:
-        # At most 4 commands a second (the server allows 5).
-        loop = asyncio.get_running_loop()
-        await asyncio.sleep(max(0.0, self.last_sent + 0.25 - loop.time()))
-        self.last_sent = loop.time()
 
     async def sent_one(self, seat: int, count: int, typed: int) -> None:
         await self.confirmed(seat, count, typed)
