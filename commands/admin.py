@@ -87,7 +87,7 @@ async def unban(ctx: Ctx) -> None:
     if _is_address(who):
         removed = await Ban.filter(address=who).delete()
     else:
-        removed = await Ban.filter(name_key=accounts.name_key(who)).delete()
+        removed = await accounts.lift_name_bans(who)
     ctx.reply("mod.unbanned" if removed else "mod.no_ban", name=who)
 
 

@@ -36,6 +36,18 @@ async def test_tell_reaches_offline_player_later(server):
     await boris.close()
 
 
+async def test_tell_to_a_name_nobody_can_have_is_no_such_player(server):
+    """A name longer than any account's (the database column holds 32) is "nobody is called
+    that", not an internal error (the ORM refuses to even run such a query)."""
+    anna = await telnet(server, "Анна")
+    for name in ("Nobody", "x" * 33, "й" * 200):
+        anna.send_line(f"tell {name} привет")
+        await anna.expect("Никого не зовут")  # (the name itself wraps at 80 columns)
+        await anna.expect(">")
+    assert "сломалось" not in anna.text and anna.text.count("Никого не зовут") == 3
+    await anna.close()
+
+
 async def test_bots_are_named_in_the_hosts_language_and_reached_in_any_script(server):
     """Bots get names in the language of whoever seats them, and a player with another keyboard
     still names them: `glaf` finds «Бот-Глафира», «альф» finds Bot-Alfred."""

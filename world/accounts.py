@@ -14,7 +14,7 @@ from typing import Any, Callable
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from .models import Account, Ban, SshKey
+from .models import NAME_LENGTH, Account, Ban, SshKey
 
 NAME_RE = re.compile(r"^[A-Za-zА-Яа-яЁёІіЇїЄєҐґ][A-Za-zА-Яа-яЁёІіЇїЄєҐґ0-9_-]{1,19}$")
 RESERVED = {"master", "мастер", "майстер", "system", "admin", "root", "new", "bot", "бот", "guest"}
@@ -88,7 +88,10 @@ async def check_password(stored: str | None, password: str) -> bool:
 
 
 async def find(name: str) -> Account | None:
-    return await Account.get_or_none(name_key=name_key(name))
+    key = name_key(name)
+    if len(key) > NAME_LENGTH:  # nobody is called that, and the ORM refuses to even ask
+        return None
+    return await Account.get_or_none(name_key=key)
 
 
 async def create(name: str, password: str, lang: str, admins: list[str]) -> Account:
@@ -185,11 +188,19 @@ class CreationLimit:
         self.made.setdefault(address, []).append(time.monotonic() if clock is None else clock)
 
 
+async def lift_name_bans(name: str) -> int:
+    """Remove the bans of ``name``; how many there were."""
+    key = name_key(name)
+    if len(key) > NAME_LENGTH:  # (no longer name can be banned)
+        return 0
+    return await Ban.filter(name_key=key).delete()
+
+
 async def active_ban(name: str | None, address: str | None) -> Ban | None:
     current = now()
     query = Ban.filter()
     bans = []
-    if name:
+    if name and len(name_key(name)) <= NAME_LENGTH:  # (no longer name can be banned)
         bans += await query.filter(name_key=name_key(name))
     if address:
         bans += await Ban.filter(address=address)

@@ -4,12 +4,15 @@ from __future__ import annotations
 from tortoise import fields
 from tortoise.models import Model
 
+# Longest name and name key a column holds (names themselves are at most 20: world/accounts.py).
+NAME_LENGTH = 32
+
 
 class Account(Model):
     id = fields.IntField(primary_key=True)
-    name = fields.CharField(max_length=32)
+    name = fields.CharField(max_length=NAME_LENGTH)
     # Case-folded, look-alike-folded form of the name: unique, so "Anna" and "аnna" collide.
-    name_key = fields.CharField(max_length=32, unique=True)
+    name_key = fields.CharField(max_length=NAME_LENGTH, unique=True)
     password_hash = fields.CharField(max_length=255, null=True)
     role = fields.CharField(max_length=16, default="player")  # player | moderator | admin
     lang = fields.CharField(max_length=4, default="ru")
@@ -54,7 +57,7 @@ class InboxItem(Model):
 
 class Ban(Model):
     id = fields.IntField(primary_key=True)
-    name_key = fields.CharField(max_length=32, null=True)
+    name_key = fields.CharField(max_length=NAME_LENGTH, null=True)
     address = fields.CharField(max_length=64, null=True)
     until = fields.DatetimeField(null=True)  # None: for ever
     by = fields.CharField(max_length=32, default="")
