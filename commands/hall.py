@@ -240,7 +240,9 @@ async def help_(ctx: Ctx) -> None:
         from .base import REGISTRY
         cmd, _ = resolve(topic, REGISTRY)
     if cmd is None:
-        raise CommandError("help.unknown", topic=topic, suggestions=", ".join(suggestions) or "-")
+        if not suggestions:
+            raise CommandError("help.unknown_plain", topic=topic)
+        raise CommandError("help.unknown", topic=topic, suggestions=", ".join(suggestions))
     ctx.reply("help.command", verbs=", ".join(cmd.verbs), text=msg(f"help.short.{cmd.key}"),
               usage=msg(f"help.usage.{cmd.key}"))
 

@@ -88,6 +88,10 @@ async def test_unknown_command_suggests(server):
     await anna.expect("В корчме 1 человек")
     anna.send_line("claim duke")
     await anna.expect("игровая команда")
+    anna.send_line("помощь сказт")  # help on a typo: the near commands
+    await anna.expect("Нет справки по «сказт». Может быть: сказ, сказать")
+    anna.send_line("помощь 1")  # nothing near: the list, not "Может быть: -"
+    await anna.expect("Нет справки по «1». Список команд: помощь.")
     await anna.close()
 
 
