@@ -9,7 +9,8 @@ of 1,000 easy-bot games a second. The ``.py`` files stay the source of truth:
   changed since (an edit without a rebuild never runs stale rules);
 * a build that cannot compile (no C compiler, no Cython) installs the pure modules and says so:
   every extension is optional;
-* ``KORCHMA_PURE_PYTHON=1`` runs the sources even when the compiled copies are current.
+* ``KORCHMA_PURE_PYTHON=1`` runs the sources even when the compiled copies are current (set at
+  install, it also skips the compilation).
 
 ``make`` rebuilds when one of these sources changes (its stamp depends on them).
 """
