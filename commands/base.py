@@ -46,6 +46,12 @@ class Ctx:
     def lang(self) -> str:
         return self.session.lang
 
+    @property
+    def table(self) -> Any:
+        """The table this account is at (seated or watching), or None (or no tables at all)."""
+        tables = getattr(self.world, "tables", None)
+        return tables.table_of(self.account.id) if tables is not None else None
+
 
 Handler = Callable[[Ctx], Awaitable[None]]
 

@@ -49,7 +49,7 @@ def where_text(ctx: Ctx, account_id: int):
 @command("look", "l", "смотреть", "осмотреться", "оглядеться", "о", "дивитися")
 async def look(ctx: Ctx) -> None:
     world = ctx.world
-    table = world.tables.table_of(ctx.account.id) if world.tables else None
+    table = ctx.table
     if table is None:
         ctx.reply("hall.look_title")
         ctx.reply("hall.look_text")
@@ -98,8 +98,7 @@ async def emote(ctx: Ctx) -> None:
 
 def check_silenced(ctx: Ctx) -> None:
     """A game may silence a seat at its table (Mafia: the dead do not speak)."""
-    tables = ctx.world.tables
-    table = tables.table_of(ctx.account.id) if tables is not None else None
+    table = ctx.table
     if table is None or not table.running or table.game is None:
         return
     seat = table.seat_of(ctx.account.id)
@@ -132,12 +131,10 @@ async def tell(ctx: Ctx) -> None:
     target = await find_account(ctx, name)
     if target.id == ctx.account.id:
         raise CommandError("tell.self")
-    tables = ctx.world.tables
-    if tables is not None:
-        table = tables.table_of(ctx.account.id)
-        if table is not None and table.running and table.seat_of(ctx.account.id) is not None \
-                and table.seat_of(target.id) is not None and not table.options.get("tell", True):
-            raise CommandError("tell.not_during_game")
+    table = ctx.table
+    if table is not None and table.running and table.seat_of(ctx.account.id) is not None \
+            and table.seat_of(target.id) is not None and not table.options.get("tell", True):
+        raise CommandError("tell.not_during_game")
     online = await ctx.world.deliver_or_keep(target.id, msg("tell.from", name=ctx.account.name, text=text),
                                              "tell", keep=True)
     if online:
@@ -252,8 +249,7 @@ async def rules(ctx: Ctx) -> None:
     from games import registry
 
     games = sorted(registry.all_games())
-    tables = getattr(ctx.world, "tables", None)
-    table = tables.table_of(ctx.account.id) if tables is not None else None
+    table = ctx.table
     if not ctx.args:
         if table is None or table.game_name not in games:
             ctx.reply("rules.list", games=", ".join(games))

@@ -987,8 +987,7 @@ def public_in_play(table: Any, view: dict[str, Any]) -> list[Any]:
 async def roles(ctx: Ctx) -> None:
     """roles [A|B|C]: the listed public roles with their abilities: at an open Mafia table the
     free ones (with the table's rule version), at a running one those in play, elsewhere all."""
-    tables = getattr(ctx.world, "tables", None)
-    table = tables.table_of(ctx.account.id) if tables is not None else None
+    table = ctx.table
     if table is not None and table.game_name != GAME and not ctx.args:
         # At another game's table «роли» asks for that game's roles, not Mafia's.
         shown = ROLE_LISTS.get(table.game_name)
