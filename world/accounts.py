@@ -87,11 +87,16 @@ async def check_password(stored: str | None, password: str) -> bool:
     return await off_loop(verify_password, stored, password)
 
 
-async def find(name: str) -> Account | None:
+def _stored_key(name: str) -> str | None:
+    """``name``'s key, or None when no account or ban can have it: longer than the column holds,
+    and the ORM refuses to even run a query with it."""
     key = name_key(name)
-    if len(key) > NAME_LENGTH:  # nobody is called that, and the ORM refuses to even ask
-        return None
-    return await Account.get_or_none(name_key=key)
+    return key if len(key) <= NAME_LENGTH else None
+
+
+async def find(name: str) -> Account | None:
+    key = _stored_key(name)
+    return await Account.get_or_none(name_key=key) if key is not None else None
 
 
 async def create(name: str, password: str, lang: str, admins: list[str]) -> Account:
@@ -190,18 +195,17 @@ class CreationLimit:
 
 async def lift_name_bans(name: str) -> int:
     """Remove the bans of ``name``; how many there were."""
-    key = name_key(name)
-    if len(key) > NAME_LENGTH:  # (no longer name can be banned)
-        return 0
-    return await Ban.filter(name_key=key).delete()
+    key = _stored_key(name)
+    return await Ban.filter(name_key=key).delete() if key is not None else 0
 
 
 async def active_ban(name: str | None, address: str | None) -> Ban | None:
     current = now()
     query = Ban.filter()
     bans = []
-    if name and len(name_key(name)) <= NAME_LENGTH:  # (no longer name can be banned)
-        bans += await query.filter(name_key=name_key(name))
+    key = _stored_key(name) if name else None
+    if key is not None:
+        bans += await query.filter(name_key=key)
     if address:
         bans += await Ban.filter(address=address)
     for ban in bans:
