@@ -115,6 +115,15 @@ def test_secrets_are_only_stripped_of_controls():
     assert player_text(f"say {secret}", list(REGISTRY)) == "say pass word"
 
 
+def test_account_names_cannot_carry_hidden_characters():
+    """Names are held to their own rule (world.accounts.NAME_RE: Latin or Cyrillic letters, digits,
+    - and _), which no hidden character, emoji or mark passes: checked, not changed."""
+    from world import accounts
+
+    for ch in [*HIDDEN.values(), *EMOJI.values(), "\u0301", "\u2028", "\u00a0"]:
+        assert accounts.name_problem(f"Бо{ch}рис") == "account.name_chars", repr(ch)
+
+
 # -- server.render: wrapped lines --------------------------------------------------------------------
 
 WORDS = ["Мастер", "шепчет", "вам:", "x", "yy", "слово", "❤\ufe0f", "👨\u200d👩\u200d👧", "1\ufe0f\u20e3",

@@ -32,7 +32,7 @@ _ESCAPES = re.compile(
 # C0 and C1 control characters, DEL, and the bidi embedding/override/isolate characters.
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
-# At most this many combining marks (nonspacing or enclosing) on one letter, counted in the
+# At most this many combining marks (nonspacing or enclosing) in a row on a letter, counted in the
 # decomposed form so "й" typed precomposed or as и + U+0306 counts the same. Three keeps
 # Vietnamese (two), polytonic Greek (up to three: ᾇ) and every Cyrillic or Latin letter; Zalgo
 # text stacks dozens.
@@ -57,7 +57,10 @@ _HIDDEN = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cs}\p{
 _MARK = regex.compile(r"[\p{Mn}\p{Me}]", regex.V1)
 _EMOJI = regex.compile(r"[\p{Emoji}\p{Extended_Pictographic}]", regex.V1)
 _PICTOGRAPH = regex.compile(r"[\p{Extended_Pictographic}\p{Emoji_Presentation}]", regex.V1)
-_GRAPHEME = regex.compile(r"\X", regex.V1)
+# A grapheme cluster that is (or starts) an emoji: a pictograph, a regional indicator, a keycap.
+_EMOJI_CLUSTER = regex.compile(r"(?:(?=[\p{Extended_Pictographic}\p{Regional_Indicator}])|(?=[0-9#*]\uFE0F?\u20E3))\X",
+                               regex.V1)
+_MARK_RUN = regex.compile(r"[\p{Mn}\p{Me}]{%d,}" % (MAX_MARKS + 1), regex.V1)
 _SPACES = re.compile(r" {2,}")
 
 
@@ -71,14 +74,19 @@ def clean_controls(text: str) -> str:
 
 def clean(text: str) -> str:
     """Text another player will read: :func:`clean_controls`, then no invisible or format
-    characters outside an emoji, at most :data:`MAX_MARKS` marks on a letter, and one plain
-    space wherever any run of spaces or line separators was."""
+    characters outside an emoji, at most :data:`MAX_MARKS` marks in a row on a letter, and one
+    plain space wherever any run of spaces or line separators was."""
     text = clean_controls(text)
-    if _SUSPECT.search(text):
-        text = _SPACE.sub(" ", text)
-        decomposed = unicodedata.normalize("NFD", text)
-        text = unicodedata.normalize("NFC", "".join(_clean_cluster(m.group()) for m in
-                                                    _GRAPHEME.finditer(decomposed)))
+    if not text.isascii() and _SUSPECT.search(text):
+        decomposed = unicodedata.normalize("NFD", _SPACE.sub(" ", text))
+        pieces: list[str] = []
+        at = 0
+        for m in _EMOJI_CLUSTER.finditer(decomposed):  # only emoji need a look inside
+            pieces.append(_clean_plain(decomposed[at:m.start()]))
+            pieces.append(_clean_emoji(m.group()))
+            at = m.end()
+        pieces.append(_clean_plain(decomposed[at:]))
+        text = unicodedata.normalize("NFC", "".join(pieces))
     return _SPACES.sub(" ", text)
 
 
@@ -86,8 +94,14 @@ def clean_line(text: str) -> str:
     return clean(text).strip()
 
 
-def _clean_cluster(cluster: str) -> str:
-    """One user-perceived character: keep what draws it, drop what hides or stacks on it."""
+def _clean_plain(text: str) -> str:
+    """Decomposed text with no emoji in it: every hidden character goes, long runs of marks are cut."""
+    text = _HIDDEN.sub("", text)
+    return _MARK_RUN.sub(lambda m: m.group()[:MAX_MARKS], text)
+
+
+def _clean_emoji(cluster: str) -> str:
+    """One emoji grapheme cluster: keep what draws it, drop what hides or stacks on it."""
     if len(cluster) == 1:
         return "" if _HIDDEN.match(cluster) else cluster
     out: list[str] = []
@@ -126,6 +140,7 @@ def _clean_cluster(cluster: str) -> str:
             marks += 1
         else:
             out.append(ch)
+            marks = 0
         i += 1
     return "".join(out)
 
