@@ -99,6 +99,7 @@ class App:
             log.debug("closing the database after a failed start", exc_info=True)
         finally:
             tortoise_log.setLevel(level)
+        startup.wait_for_database_threads()
         self.accept_trouble.close()
 
     async def logged_in(self, session: Any, account: Account) -> None:

@@ -12,6 +12,8 @@ import asyncio
 import errno
 import os
 import tempfile
+import threading
+import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -126,6 +128,17 @@ async def open_database(url: str, in_data_dir: bool = False) -> None:
         raise
     except Exception as err:
         raise StartupError(_database_problem(url, err, in_data_dir)) from err
+
+
+def wait_for_database_threads(timeout: float = 5.0) -> None:
+    """After a failed start: let aiosqlite's worker threads finish while the loop is still open.
+    When its connect fails, aiosqlite queues a stop whose result it posts to the loop later; with
+    the loop already closed by then, the thread printed a traceback on the way out. A worker
+    only needs the loop to exist (not to run) to finish, so joining here cannot deadlock."""
+    deadline = time.monotonic() + timeout
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and thread.name.endswith("(_connection_worker_thread)"):
+            thread.join(max(0.0, deadline - time.monotonic()))
 
 
 def port_problem(door: str, host: str, port: int, err: OSError) -> StartupError:
