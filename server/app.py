@@ -12,7 +12,9 @@ from world.messages import msg
 from world.models import Account, InboxItem
 from world.tables import TableManager
 
+from . import listener, startup
 from .config import Config
+from .connections import ConnectionLimit
 
 log = logging.getLogger("korchma")
 
@@ -27,29 +29,78 @@ class App:
         self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
                                                 float(acc["new_accounts_window"]),
                                                 frozenset(acc["new_accounts_exempt"]))
+        limits = config.section("limits")
+        self.connections = ConnectionLimit(int(limits["connections_per_address"]), limits["connections_exempt"])
+        self.accept_trouble = listener.AcceptTrouble()
         self.telnet: Any = None
         self.ssh: Any = None
         self.telnet_port = 0
         self.ssh_port = 0
+        self.telnet_sockets: list[listener.GuardedSocket] = []
+        self.ssh_sockets: list[listener.GuardedSocket] = []
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
 
     async def start(self) -> None:
-        self.config.data_dir.mkdir(parents=True, exist_ok=True)
+        """Open everything, cheapest checks first; on any failure close what was opened (so the
+        process can exit: aiosqlite's thread, runners, sockets) and raise. A failure the host can
+        fix is a StartupError (server/startup.py)."""
+        try:
+            await self._start()
+        except BaseException:
+            await self._close_after_failed_start()
+            raise
+
+    async def _start(self) -> None:
+        cfg = self.config
+        host = cfg.server["host"]
+        startup.prepare_data_dir(cfg.data_dir)
+        startup.preload_texts()
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(listener.quiet_accept_errors)
+        # Bind before the database: a busy port is found in a moment, whatever the restore costs.
+        self.telnet_sockets = listener.bind(host, int(cfg.server["telnet_port"]), "telnet", self.accept_trouble)
+        self.ssh_sockets = listener.bind(host, int(cfg.server["ssh_port"]), "ssh", self.accept_trouble)
         # tortoise keeps its state in a context variable: init before the servers exist.
-        await db.init(self.config.database_url)
-        self.world.tables = TableManager(self.world)
-        await self.world.tables.restore()
-        host = self.config.server["host"]
-        from .ssh import start_ssh
+        await startup.open_database(cfg.database_url, in_data_dir=not cfg.server.get("database_url"))
+        from .ssh import host_key, start_ssh
         from .telnet import start_telnet
 
-        self.telnet, self.telnet_port = await start_telnet(self, host, int(self.config.server["telnet_port"]))
-        self.ssh, self.ssh_port = await start_ssh(self, host, int(self.config.server["ssh_port"]))
+        key = host_key(cfg.host_key_path)
+        self.world.tables = TableManager(self.world)
+        await self.world.tables.restore()
+        self.telnet, self.telnet_port = await start_telnet(self, self.telnet_sockets)
+        self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
         # A line tests and scripts can wait for.
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}", flush=True)
+
+    async def _close_after_failed_start(self) -> None:
+        self.world.shutting_down = True
+        for closer in (self.telnet, self.ssh):
+            if closer is not None:
+                closer.close()
+        for sock in [*self.telnet_sockets, *self.ssh_sockets]:
+            sock.close()
+        if self.world.tables is not None:
+            try:
+                await self.world.tables.stop()
+            except Exception:
+                log.debug("stopping tables after a failed start", exc_info=True)
+        # Always: a failed init may have opened a connection (aiosqlite's thread keeps the
+        # process alive). tortoise's "shutdown" line would be a second line on the host's screen.
+        tortoise_log = logging.getLogger("tortoise")
+        level = tortoise_log.level
+        tortoise_log.setLevel(logging.WARNING)
+        try:
+            await db.close()
+        except Exception:
+            log.debug("closing the database after a failed start", exc_info=True)
+        finally:
+            tortoise_log.setLevel(level)
+        startup.wait_for_database_threads()
+        self.accept_trouble.close()
 
     async def logged_in(self, session: Any, account: Account) -> None:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
@@ -126,12 +177,19 @@ class App:
         if self.ssh is not None:
             self.ssh.close()
         await db.close()
+        self.accept_trouble.close()
         self.stopped.set()
 
 
 async def serve(config: Config) -> None:
     app = App(config)
-    await app.start()
+    try:
+        await app.start()
+    except (startup.StartupError, asyncio.CancelledError, KeyboardInterrupt):
+        raise
+    except Exception as err:  # not foreseen: still one line (the traceback with --debug)
+        raise startup.StartupError(f"start-up failed: {type(err).__name__}: {startup.one_line(err)} "
+                                   f"(run with --debug for the traceback)") from err
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:

@@ -1,4 +1,4 @@
-"""Load config.toml (tomllib) and apply command-line overrides."""
+"""Load config.toml (tomllib), check it (server/config_check.py) and apply command-line overrides."""
 from __future__ import annotations
 
 import copy
@@ -35,6 +35,8 @@ DEFAULTS: dict[str, Any] = {
         "command_burst": 10,
         "flood_mute": 10,
         "input_buffer": 8192,
+        "connections_per_address": 8,
+        "connections_exempt": ["127.0.0.1", "::1"],
     },
     "tables": {
         "reaction_seconds": 20,
@@ -89,19 +91,43 @@ class Config:
         return self.raw.get("games", {}).get(name, {})
 
 
+def read_file(path: Path) -> tuple[dict[str, Any], str]:
+    """One config file as a dict, and its text; ConfigError (one line: file, line, what) if it cannot be."""
+    from .config_check import ConfigError
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} not found; check --config") from None
+    except OSError as err:
+        raise ConfigError(f"config file {path} cannot be read ({err.strerror or err}); check --config") from err
+    try:
+        text = data.decode("utf-8")
+        return tomllib.loads(text), text
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}); save the file as UTF-8") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: TOML syntax error: {err}") from None
+
+
 def load(paths: str | Path | list | None = None, overrides: dict[str, Any] | None = None) -> Config:
-    """Defaults, then each file in order (later ones win), then command-line overrides.
+    """Defaults, then each file in order (later ones win), then command-line overrides, each
+    checked against DEFAULTS first (ConfigError on the first problem).
     Relative paths in the config are relative to the first file's folder."""
+    from .config_check import Origin, check
+
     raw = copy.deepcopy(DEFAULTS)
     base_dir = Path.cwd()
     if isinstance(paths, (str, Path)):
         paths = [paths]
     for i, path in enumerate(paths or []):
         p = Path(path)
-        with p.open("rb") as fh:
-            raw = _merge(raw, tomllib.load(fh))
+        layer, text = read_file(p)
+        check(layer, Origin(p, text), DEFAULTS)
+        raw = _merge(raw, layer)
         if i == 0:
             base_dir = p.resolve().parent
     if overrides:
+        check(overrides, Origin(), DEFAULTS)
         raw = _merge(raw, overrides)
     return Config(raw=raw, base_dir=base_dir)

@@ -27,6 +27,7 @@ import contextvars
 import logging
 import os
 import re
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -61,12 +62,17 @@ from world.messages import Msg, msg
 from world.models import Account
 from world.text import clean
 
+from .connections import Ticket, normalize_address
 from .session import Session
+from .startup import StartupError, one_line, os_reason
 
 if TYPE_CHECKING:
     from .app import App
 
 MAX_BACKLOG = 512 * 1024  # bytes of output queued for one client before it is dropped
+#: Seconds a connection over limits.connections_per_address may take to ask for auth (and hear
+#: why it is refused) before it is cut off without a word.
+REFUSE_WITHIN = 5.0
 log = logging.getLogger("korchma.ssh")
 
 PROMPT = "> "
@@ -104,21 +110,47 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
     return key
 
 
-async def start_ssh(app: "App", host: str, port: int) -> tuple[Any, int]:
-    key = load_host_key(app.config.host_key_path)
+def host_key(path: Path) -> asyncssh.SSHKey:
+    """:func:`load_host_key`, with a failure as one line naming server.host_key."""
+    try:
+        return load_host_key(path)
+    except (OSError, asyncssh.KeyImportError, ValueError) as err:
+        reason = os_reason(err) if isinstance(err, OSError) else one_line(err)
+        if path.exists():
+            raise StartupError(f"SSH host key {path} cannot be read ({reason}); fix it, remove it (a new "
+                               f"one is made), or change server.host_key") from err
+        raise StartupError(f"SSH host key {path} cannot be written ({reason}); make its folder writable, "
+                           f"or change server.host_key (a relative path is inside server.data_dir)") from err
+
+
+async def start_ssh(app: "App", sockets: list[socket.socket], key: asyncssh.SSHKey) -> tuple["SSHDoor", int]:
+    """Serve SSH on the bound listening sockets (server/listener.py)."""
     # asyncssh logs every channel at INFO; our own line per login is enough unless debugging.
     if not log.isEnabledFor(logging.DEBUG):
         logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    acceptor = await asyncssh.create_server(
-        lambda: KorchmaSSHServer(app), host, port,
-        server_host_keys=[key],
-        line_editor=False,  # prompt_toolkit edits lines on a pty; plain lines otherwise
-        encoding="utf-8", errors="replace",
-        login_timeout=float(app.config.section("accounts")["login_timeout"]),
-        keepalive_interval=60,
-        agent_forwarding=False, x11_forwarding=False, allow_scp=False,
-    )
-    return acceptor, acceptor.get_port()
+    door = SSHDoor()
+    for sock in sockets:
+        door.acceptors.append(await asyncssh.create_server(
+            lambda: KorchmaSSHServer(app), sock=sock,
+            server_host_keys=[key],
+            line_editor=False,  # prompt_toolkit edits lines on a pty; plain lines otherwise
+            encoding="utf-8", errors="replace",
+            login_timeout=float(app.config.section("accounts")["login_timeout"]),
+            keepalive_interval=60,
+            agent_forwarding=False, x11_forwarding=False, allow_scp=False,
+        ))
+    return door, sockets[0].getsockname()[1]
+
+
+class SSHDoor:
+    """The SSH listeners (one per address the host names)."""
+
+    def __init__(self) -> None:
+        self.acceptors: list[Any] = []
+
+    def close(self) -> None:
+        for acceptor in self.acceptors:
+            acceptor.close()
 
 
 class KorchmaSSHServer(asyncssh.SSHServer):
@@ -132,11 +164,40 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         self.key_blobs: set[tuple[str, bytes]] = set()
         self.refused = False  # banned or throttled: every method fails
         self.created = False
+        self.ticket: Ticket | None = None
+        self.refuse_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.address = str(peer[0]) if peer else ""
+        self.address = normalize_address(str(peer[0])) if peer else ""
+        self.ticket = self.app.connections.admit(self.address)
+        if self.ticket is None:
+            # Over limits.connections_per_address. The line goes out as an auth banner at the
+            # client's first auth request (OpenSSH prints banners as UTF-8 text, but escapes a
+            # DISCONNECT reason's non-ASCII bytes to octal, and a disconnect sent before the
+            # handshake can be lost to a TCP reset); a client that never asks is cut off soon.
+            self.refuse_timer = asyncio.get_running_loop().call_later(REFUSE_WITHIN, self._refuse_now)
+
+    def _too_many(self) -> asyncssh.DisconnectError:
+        limit = self.app.connections.per_address
+        self._banner("connections.too_many", limit=limit)
+        # The reason is English (ASCII), so OpenSSH's "Received disconnect" line stays readable.
+        return asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                        strip_marks(t("en", "connections.too_many", limit=limit)))
+
+    def _refuse_now(self) -> None:
+        self.refuse_timer = None
+        if self.conn is not None:
+            err = self._too_many()
+            self.conn.disconnect(err.code, err.reason)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.refuse_timer is not None:
+            self.refuse_timer.cancel()
+            self.refuse_timer = None
+        if self.ticket is not None:
+            self.ticket.release()
 
     def _banner(self, key: str, **params: Any) -> None:
         """Tell the client why (OpenSSH prints auth banners), in the server's language."""
@@ -156,6 +217,11 @@ class KorchmaSSHServer(asyncssh.SSHServer):
 
     async def begin_auth(self, username: str) -> bool:
         # Always True: prompt_toolkit's own SSH server returns False here, i.e. no auth at all.
+        if self.ticket is None:
+            if self.refuse_timer is not None:
+                self.refuse_timer.cancel()
+                self.refuse_timer = None
+            raise self._too_many()  # asyncssh sends the DISCONNECT and closes
         name = username.strip()
         self.account, self.key_blobs, self.refused = None, set(), False
         if self._throttled(name):

@@ -45,8 +45,11 @@ from telnetlib3.stream_writer import TelnetWriter
 from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, LINEMODE,
                                MCCP2_COMPRESS, MSSP, NAWS, SB, SE, SGA, TTYPE, WILL, WONT)
 
+from world.i18n import strip_marks, t
 from world.messages import Msg, msg
 
+from .connections import Ticket, normalize_address
+from .listener import GuardedSocket
 from .session import Session
 
 if TYPE_CHECKING:
@@ -260,13 +263,21 @@ class KorchmaTelnetProtocol(TelnetServer):
         self.door = door
         self.session: TelnetSession | None = None
         self._drain_waiters = _SHARED_DRAIN  # nobody awaits drain(): we never block on writes
+        self.ticket: Ticket | None = None
 
     # -- connection --------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)
         peer = transport.get_extra_info("peername") or ("?", 0)
-        session = TelnetSession(self.door.app, self, str(peer[0]))
+        address = normalize_address(str(peer[0]))
+        self.ticket = self.door.app.connections.admit(address)
+        if self.ticket is None:  # over limits.connections_per_address: one line, no negotiation
+            self._closing = True
+            transport.write(self.door.too_many_line())
+            transport.close()
+            return
+        super().connection_made(transport)
+        session = TelnetSession(self.door.app, self, address)
         self.session = session
         self.reader = session  # type: ignore[assignment]  # in-band bytes and EOF go to the session
         self.writer._reader = session  # type: ignore[assignment]
@@ -415,6 +426,9 @@ class KorchmaTelnetProtocol(TelnetServer):
         buf.extend(map(_ONE_BYTE.__getitem__, data[start:end]))
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.ticket is None:
+            return  # refused in connection_made: telnetlib3 never started
+        self.ticket.release()
         if self._mccp2_compressor is not None:
             self._mccp2_compressor = None
         super().connection_lost(exc)
@@ -734,6 +748,8 @@ class TelnetDoor:
         self.negotiation_wait = float(cfg.server.get("negotiation_wait", 1.0))
         self.sessions: set[TelnetSession] = set()
         self.server: asyncio.AbstractServer | None = None
+        self.servers: list[asyncio.AbstractServer] = []
+        self._too_many: bytes | None = None
         self.port = 0
         self.sweeper: asyncio.Task | None = None
 
@@ -743,17 +759,33 @@ class TelnetDoor:
             connect_maxwait=self.negotiation_wait, compression=True, timeout=0,
             reader_factory=_NoReader, writer_factory=KorchmaWriter)
 
-    async def start(self, host: str, port: int) -> None:
+    async def start(self, sockets: list[GuardedSocket]) -> None:
+        """Serve on the bound listening sockets (server/listener.py)."""
         # telnetlib3 reads this cap for subnegotiations it parses byte by byte.
         _sw._MAX_SUBNEGOTIATION = self.input_buffer  # type: ignore[attr-defined]
         tl = logging.getLogger("telnetlib3")
         if tl.level == logging.NOTSET and not log.isEnabledFor(logging.DEBUG):
             tl.setLevel(logging.ERROR)  # junk from clients must not flood the log
         loop = asyncio.get_running_loop()
-        self.server = await loop.create_server(self.protocol_factory, host, port)
-        self.port = self.server.sockets[0].getsockname()[1]
+        full = self.line("connections.server_full")
+        for sock in sockets:
+            sock.refusal = full  # said to a connection shed for lack of file descriptors
+            self.servers.append(await loop.create_server(self.protocol_factory, sock=sock))
+        self.server = self.servers[0]
+        self.port = sockets[0].getsockname()[1]
         if self.login_timeout > 0:
             self.sweeper = loop.create_task(self._sweep())
+
+    def line(self, key: str, **params: Any) -> bytes:
+        """One line in the server's language, for a connection refused before negotiation (so
+        before its encoding is known: UTF-8, which nearly every client speaks today)."""
+        text = strip_marks(t(str(self.app.config.server["default_language"]), key, **params))
+        return _escape_iac(" ".join(text.split()).encode("utf-8")) + b"\r\n"
+
+    def too_many_line(self) -> bytes:
+        if self._too_many is None:
+            self._too_many = self.line("connections.too_many", limit=self.app.connections.per_address)
+        return self._too_many
 
     async def _sweep(self) -> None:
         """Close connections that have not logged in within accounts.login_timeout."""
@@ -772,8 +804,8 @@ class TelnetDoor:
         if self.sweeper is not None:
             self.sweeper.cancel()
             self.sweeper = None
-        if self.server is not None:
-            self.server.close()
+        for server in self.servers:
+            server.close()
         for session in list(self.sessions):
             session._drop()
 
@@ -818,7 +850,7 @@ class TelnetDoor:
         return "\r\n".join(lines) + "\r\n"
 
 
-async def start_telnet(app: "App", host: str, port: int) -> tuple[TelnetDoor, int]:
+async def start_telnet(app: "App", sockets: list[GuardedSocket]) -> tuple[TelnetDoor, int]:
     door = TelnetDoor(app)
-    await door.start(host, port)
+    await door.start(sockets)
     return door, door.port

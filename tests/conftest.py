@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import resource
 import select
 import signal
 import subprocess
@@ -27,6 +28,11 @@ class ServerProcess:
     telnet_port: int = 0
     ssh_port: int = 0
     log_path: Path | None = None
+    nofile: int | None = None  # a lower file-descriptor limit (RLIMIT_NOFILE) for the process
+
+    def _limit_descriptors(self) -> None:
+        assert self.nofile is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
     def start(self, timeout: float = 30.0) -> "ServerProcess":
         self.log_path = self.data_dir / f"server-{int(time.time() * 1000)}.log"
@@ -36,6 +42,7 @@ class ServerProcess:
              "--config", str(self.config),
              "--telnet-port", "0", "--ssh-port", "0", "--data-dir", str(self.data_dir), *self.extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=self._limit_descriptors if self.nofile else None,
         )
         deadline = time.monotonic() + timeout
         assert self.proc.stdout is not None
