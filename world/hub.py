@@ -10,8 +10,9 @@ import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
+from .inbox_spool import InboxSpool
 from .messages import Msg
-from .models import Account, InboxItem
+from .models import Account
 
 if TYPE_CHECKING:
     from .tables import TableManager
@@ -51,6 +52,7 @@ class World:
         self.rooms: dict[str, set[int]] = defaultdict(set)
         self.tables: TableManager | None = None
         self.shutting_down = False
+        self.inbox_spool = InboxSpool()  # inbox items whose write failed, until storage is back
 
     # presence ---------------------------------------------------------------------------
 
@@ -157,9 +159,10 @@ class World:
 
     async def keep(self, account_id: int, message: Msg, kind: str, table_id: int | None = None,
                    delivered: bool = False) -> None:
-        """Store a message in the account's inbox; undelivered ones are shown at the next login."""
-        await InboxItem.create(account_id=account_id, kind=kind, key=message.key,
-                               params=message.params, table_id=table_id, delivered=delivered)
+        """Store a message in the account's inbox; undelivered ones are shown at the next login.
+        A failed write never raises: the message is held and written when storage is back."""
+        await self.inbox_spool.store(account_id=account_id, kind=kind, key=message.key,
+                                     params=message.params, table_id=table_id, delivered=delivered)
 
     def broadcast(self, room: str, message: Msg, exclude: Iterable[int] = ()) -> None:
         skip = set(exclude)
