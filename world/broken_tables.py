@@ -46,11 +46,21 @@ class GameGone(Exception):
         self.game = game
 
 
+class ReplayRefused(Exception):
+    """A logged action that the engine refuses on replay (the rules or the log changed)."""
+
+    def __init__(self, step: int, error: RuleError) -> None:
+        super().__init__(f"step {step} refused on replay: {error.key} {error.params}")
+        self.step, self.error = step, error
+
+
 def reason_of(err: BaseException) -> dict[str, Any]:
     """Why, as a nested message the reader sees in their own language."""
     if isinstance(err, GameGone):
         return nested("broken.reason.no_game", game=err.game)
-    if isinstance(err, RuleError):  # a deck the engine refuses, options, an action on replay
+    if isinstance(err, ReplayRefused):
+        return nested("broken.reason.replay", step=err.step, why=reason_of(err.error))
+    if isinstance(err, RuleError):  # a deck the engine refuses, options it refuses
         try:
             json.dumps(err.params)
             return nested(err.key, **err.params)

@@ -83,7 +83,7 @@ class World:
         self.accounts.pop(account.id, None)
         where = self.location.pop(account.id, None)
         if where:
-            self.rooms[where].discard(account.id)
+            self._leave_room(account.id, where)
         return True
 
     def is_online(self, account_id: int) -> bool:
@@ -110,12 +110,19 @@ class World:
         """Put an account in a room; GMCP clients in the old and the new room learn who is there."""
         old = self.location.get(account_id)
         if old:
-            self.rooms[old].discard(account_id)
+            self._leave_room(account_id, old)
         self.location[account_id] = room
         self.rooms[room].add(account_id)
         if old and old != room:
             self.gmcp_room(old)
         self.gmcp_room(room)
+
+    def _leave_room(self, account_id: int, room: str) -> None:
+        people = self.rooms.get(room)
+        if people is not None:
+            people.discard(account_id)
+            if not people:  # a table's room goes when its last person does (1,000 tables, 1,000 rooms)
+                del self.rooms[room]
 
     def where(self, account_id: int) -> str:
         return self.location.get(account_id, HALL)

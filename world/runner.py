@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.base import MASTER, Awaiting, Event, RuleError, SPECTATOR
 
+from .broken_tables import ReplayRefused
 from .db import STORAGE_ERRORS, transaction
 from .messages import Msg, msg
 from .models import ActionLogEntry, GameTable
@@ -106,8 +107,15 @@ class TableRunner:
                      deadline_step: int | None, paused: float | None = None) -> None:
         table = self.table
         self.paused = paused
-        self.actions = [(entry.seat, entry.action) for entry in entries]
-        self._rebuild()
+        self.actions = []
+        table.game = self.engine.new(len(table.seats), table.options, table.seed)
+        for entry in entries:
+            try:
+                self.engine.apply(table.game, entry.seat, entry.action)
+            except RuleError as err:  # the table cannot be rebuilt: TableManager marks it broken
+                raise ReplayRefused(entry.step, err) from err
+            self.actions.append((entry.seat, entry.action))
+        table.step = len(entries)
         awaiting = self.engine.awaiting(table.game)
         self.window = self._window_of(awaiting)
         if paused is not None and awaiting:
