@@ -202,14 +202,20 @@ async def assert_paused_then_heals(anna, boris, number: int, heal, resume_timeou
 async def test_bots_pause_on_a_full_disk_and_play_on_to_the_end(server_factory, small_disk):
     srv = server_factory("[tables]\nbot_delay = 0.2", data_dir=small_disk.path)
     anna, boris, number = await bot_game_watched(srv, "переворот")
+    vera = await telnet(srv, "Вера")
     small_disk.fill()
 
     async def heal() -> None:
+        # Meanwhile a command that writes outside any game gets one clear line too.
+        vera.send_line("открыть торги")
+        await vera.expect(ru("storage.failed"))
         small_disk.free()
 
     await assert_paused_then_heals(anna, boris, number, heal)
-    await anna.close()
-    await boris.close()
+    vera.send_line("открыть торги")
+    await vera.expect("Вы открываете стол")
+    for client in (anna, boris, vera):
+        await client.close()
     assert srv.terminate() == 0
     assert_log_replays(*sqlite_log(small_disk.path / "korchma.sqlite3", number))
 

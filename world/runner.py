@@ -134,6 +134,8 @@ class TableRunner:
 
     async def act(self, seat: int, action: dict[str, Any], by: str = "player") -> None:
         """Apply, log and commit, then speak. Raises RuleError for an illegal action."""
+        if self.storage.active:  # at once: a retry may hold the lock while a database answers slowly
+            raise self.storage.refusal()
         async with self.lock:
             if self.stopped or not self.table.running:
                 raise RuleError("table.error.not_running")
