@@ -29,9 +29,10 @@ from .db import STORAGE_ERRORS
 from .i18n import nested
 from .messages import msg
 from .models import Account, GameTable
+from .table_data import Table, table_of_row
 
 if TYPE_CHECKING:
-    from .tables import Table, TableManager
+    from .tables import TableManager
 
 log = logging.getLogger("korchma.tables")
 
@@ -74,7 +75,7 @@ def game_name(game: str) -> Any:
     return nested(f"game.{game}") if registry.get(game) is not None else game
 
 
-async def mark_broken(manager: "TableManager", row: GameTable, err: BaseException) -> "Table":
+async def mark_broken(manager: "TableManager", row: GameTable, err: BaseException) -> Table:
     """Store the table as broken and tell its players and the admins; return it (in memory,
     without a runner, nobody at it)."""
     log.error("table %d (%s, %s) cannot be rebuilt and is marked broken; the server starts without it",
@@ -87,7 +88,7 @@ async def mark_broken(manager: "TableManager", row: GameTable, err: BaseExceptio
     except STORAGE_ERRORS:
         log.exception("table %d: could not store that it is broken; it will be tried again at the next start",
                       row.id)
-    table = await manager.table_of_row(row)
+    table = await table_of_row(row)
     game = game_name(row.game)
     for account_id in sorted({s.account_id for s in table.seats if s.account_id is not None}):
         await manager.world.keep(account_id, msg("broken.told_player", number=row.id, game=game, reason=reason),
