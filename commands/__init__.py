@@ -3,16 +3,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from world.text import clean, clean_line
+
 from .base import CommandError, Ctx, split_args
 from .parser import RESERVED_GAME_VERBS, available, phrase_verb, resolve, split_verb
 
 
 async def dispatch(session: Any, line: str) -> None:
-    """Parse one cleaned line from a logged-in session and run its command."""
+    """Parse one line from a logged-in session (its controls already removed) and run its command."""
     from . import load_all  # noqa: F401  (registers every command once)
 
-    verb, rest = split_verb(line)
     commands = available(session)
+    line = player_text(line, commands)
+    if not line:
+        return
+    verb, rest = split_verb(line)
     verb, rest = phrase_verb(verb, rest, commands)
     cmd, suggestions = resolve(verb, commands)
     if cmd is None:
@@ -29,6 +34,15 @@ async def dispatch(session: Any, line: str) -> None:
         await cmd.handler(ctx)
     except CommandError as err:
         session.send_msg(err.message)
+
+
+def player_text(line: str, commands: list[Any]) -> str:
+    """The line as other players may read it (world.text.clean: no invisible characters, no
+    Zalgo, single spaces), unless its command takes secrets (``password OLD NEW``): a password
+    is compared as typed, so nothing more is taken out of it."""
+    verb, _ = split_verb(line)
+    cmd, _ = resolve(clean(verb), commands)
+    return line if cmd is not None and cmd.secret else clean_line(line)
 
 
 async def _reserved_verb(session: Any, verb: str, rest: str) -> None:

@@ -67,7 +67,7 @@ async def _remove(ctx: Ctx, arg: str) -> None:
     ctx.reply("keys.removed", number=number, fingerprint=key.fingerprint)
 
 
-@command("password", "пароль", "passwd")
+@command("password", "пароль", "passwd", secret=True)
 async def password(ctx: Ctx) -> None:
     """`password` asks for the old and the new password with hidden input (a telnet client
     echoes a typed command line, so the passwords are best not typed on one); `password OLD NEW`

@@ -9,7 +9,7 @@ from world.messages import msg
 from world.models import Account, Ban
 
 from .base import CommandError, Ctx, command
-from .hall import find_account
+from .names import find_account
 
 
 def _duration(ctx: Ctx, word: str | None) -> timedelta | None:

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from world import accounts
 from world.hub import HALL
 from world.i18n import LANGUAGES, has, normalize_lang
 from world.messages import msg
-from world.models import Account, InboxItem
+from world.models import InboxItem
 
 from .base import EVERYWHERE, CommandError, Ctx, command
-from .parser import available, match_name, resolve
+from .names import find_account
+from .parser import available, resolve
 
 ENCODING_NAMES = {"utf-8": "utf-8", "utf8": "utf-8", "cp1251": "cp1251", "windows-1251": "cp1251",
                   "1251": "cp1251", "koi8-r": "koi8-r", "koi8r": "koi8-r", "koi8": "koi8-r",
@@ -105,20 +105,6 @@ def check_silenced(ctx: Ctx) -> None:
     silenced = getattr(table.engine, "silenced", None)
     if seat is not None and silenced is not None and silenced(table.game, seat):
         raise CommandError("say.silenced")
-
-
-async def find_account(ctx: Ctx, name: str) -> Account:
-    """An online player by unique prefix, else any account by exact name."""
-    online = {a.name: a for a in ctx.world.online_accounts()}
-    found, candidates = match_name(name, online)
-    if found:
-        return online[found]
-    account = await accounts.find(name)
-    if account is not None:
-        return account
-    if candidates:
-        raise CommandError("name.ambiguous", name=name, names=", ".join(candidates))
-    raise CommandError("name.unknown", name=name)
 
 
 @command("tell", "шепнуть", "шепнути", "личное", "whisper", "ш", completes=("player",))
@@ -293,4 +279,4 @@ async def quit_(ctx: Ctx) -> None:
     await ctx.session.close(msg("quit.bye"))
 
 
-__all__ = ["EVERYWHERE", "find_account"]
+__all__ = ["EVERYWHERE"]

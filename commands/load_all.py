@@ -3,5 +3,6 @@ from . import account, admin, hall, master, table  # noqa: F401
 from .games import bids  # noqa: F401
 from .games import coup  # noqa: F401
 from .games import mafia  # noqa: F401
+from .games import mafia_signup  # noqa: F401
 from .games import revolution  # noqa: F401
 from .games import whispers  # noqa: F401

@@ -13,6 +13,7 @@ from world.broken_tables import game_name
 from world.tables import Table, TableError
 
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
+from .names import account_name
 
 # `roles` at a table of a game other than Mafia: what that game's module shows (game name ->
 # function of ctx and table); a game without one shows its rules.
@@ -115,7 +116,10 @@ async def open_(ctx: Ctx) -> None:
 
         raise CommandError("open.usage", games=", ".join(sorted(registry.all_games())))
     game = GAME_ALIASES.get(ctx.args[0].lower(), ctx.args[0].lower())
-    table = await run_table_op(ctx, ctx.world.tables.open(ctx.account, game, parse_options(ctx.args[1:])))
+    options = parse_options(ctx.args[1:])
+    if options.get("master"):  # the chair goes to the account named by the one rule (or one to come)
+        options["master"] = await account_name(ctx, options["master"], unknown_ok=True)
+    table = await run_table_op(ctx, ctx.world.tables.open(ctx.account, game, options))
     ctx.reply("table.opened", number=table.number, game=msg(f"game.{table.game_name}"))
     ctx.world.broadcast(HALL, msg("table.opened_hall", name=ctx.account.name, number=table.number,
                                   game=msg(f"game.{table.game_name}")), exclude=[ctx.account.id])

@@ -16,7 +16,7 @@ from world import accounts
 from world.i18n import normalize_lang, t
 from world.messages import Msg, msg
 from world.models import Account
-from world.text import clean_line
+from world.text import clean_controls
 
 from .render import layout
 
@@ -142,7 +142,7 @@ class Session:
             self.send("input.too_long", limit=self.max_line)
             self.send_prompt()
             return
-        line = clean_line(raw)
+        line = clean_controls(raw).strip()  # the rest of the cleaning is the commands' (not passwords)
         async with self.lock:
             try:
                 if self.account is None:

@@ -330,6 +330,10 @@ def play_words(play: str, lang: str, rng: random.Random) -> str:
 
 
 def canon(action: dict[str, Any]) -> str:
+    """An action as JSON; a typed text as other players read it (world.text.clean: one space
+    where the player typed several)."""
+    if isinstance(action.get("text"), str):
+        action = {**action, "text": " ".join(action["text"].split())}
     return json.dumps(action, sort_keys=True, ensure_ascii=False)
 
 
@@ -838,7 +842,7 @@ async def test_team_speaks_to_the_living_mafia_only(monkeypatch):
 
 
 def test_signup_names_are_unique_per_table_case_insensitively():
-    from commands.games.mafia import normalize_public, signup_problem
+    from commands.games.mafia_signup import normalize_public, signup_problem
 
     names = ["Анна", "Boris", "Вера"]
     signup = {"Анна": "Пивовар", "Boris": "Старый продавец"}
@@ -846,24 +850,25 @@ def test_signup_names_are_unique_per_table_case_insensitively():
     assert signup_problem("пивовар", signup, 2, names) == ("mafia.cmd.class_taken", {"name": "Пивовар", "player": "Анна"})
     assert signup_problem("СТАРЫЙ ПРОДАВЕЦ", signup, 2, names)[0] == "mafia.cmd.class_taken"
     assert signup_problem("Пивовар", signup, 0, names) is None  # one's own choice again
-    assert signup_problem("boris", signup, 2, names) == ("mafia.cmd.class_player_name", {"name": "boris"})
+    assert signup_problem("boris", signup, 2, names) == ("title.like_player", {"title": "boris", "name": "Boris"})
     assert signup_problem("Вера", signup, 2, names) is None  # one's own name
     assert signup_problem("", signup, 2, names)[0] == "mafia.cmd.class_empty"
-    assert signup_problem("x" * 65, signup, 2, names) == ("mafia.cmd.class_too_long", {"n": 64})
+    assert signup_problem("x" * 33, signup, 2, names) == ("title.too_long", {"n": 32})
     assert signup_problem("Старый | продавец", {}, 2, names)[0] == "mafia.cmd.class_bad_chars"
     assert normalize_public('  "Старый   продавец" ') == "Старый продавец"
     assert normalize_public("«Горец»") == "Горец"
-    for key in ("class_taken", "class_player_name", "class_empty", "class_too_long", "class_bad_chars"):
+    for key in ("mafia.cmd.class_taken", "title.like_player", "mafia.cmd.class_empty", "title.too_long",
+                "mafia.cmd.class_bad_chars"):
         for lang in LANGS:
-            text = text_of(lang, f"mafia.cmd.{key}", name="X", player="Y", n=64)
+            text = text_of(lang, key, name="X", player="Y", title="Z", n=32)
             assert "{" not in text and not LEFTOVER.search(text)
-    assert text_of("ru", "mafia.cmd.class_too_long", n=64) == "Слишком длинное название: не больше 64 символов."
+    assert text_of("ru", "title.too_long", n=32) == "Слишком длинное название: не больше 32 символов."
 
 
 async def test_class_at_an_open_mafia_table():
     import commands.load_all  # noqa: F401
     from commands.base import CommandError, Ctx, split_args
-    from commands.games.mafia import class_
+    from commands.games.mafia_signup import class_
 
     table = FakeTable(None, ["Анна", "Boris", "Вера"], status="open")
     table.game = None
@@ -976,9 +981,9 @@ async def test_version_a_verbs(monkeypatch):
     assert (await typist.error(boss, "ночь ход шмяк")).key == "mafia.cmd.bad_play"
     assert (await typist.error(boss, "ночь ход пас")).key == "mafia.cmd.need_target"
     assert (await typist.error(boss, "ночь ход блеф")).key == "mafia.cmd.need_persona"
-    # Звонок: the text as typed
+    # Звонок: the text as typed, cleaned like all player text (runs of spaces collapse)
     assert await typist.type(boss, f"ночь звонок {names[other]} Сдавайся,  «друг»!") == [
-        {"type": "order", "ability": "call", "target": other, "text": "Сдавайся,  «друг»!"}]
+        {"type": "order", "ability": "call", "target": other, "text": "Сдавайся, «друг»!"}]
     assert (await typist.error(boss, f"ночь звонок {names[other]}")).key == "mafia.cmd.need_call_text"
     # Раздача: one to three players
     a, b = [x for x in range(13) if x != joker and not names[x].startswith("Бот")][:2]
@@ -1017,7 +1022,7 @@ async def test_public_role_verbs(monkeypatch):
 
 
 def test_signup_refuses_one_listed_role_twice_in_any_language():
-    from commands.games.mafia import signup_problem
+    from commands.games.mafia_signup import signup_problem
 
     names = ["Анна", "Boris", "Вера"]
     assert signup_problem("Highlander", {"Анна": "Горец"}, 1, names)[0] == "mafia.cmd.class_taken"

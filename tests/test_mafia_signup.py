@@ -121,7 +121,7 @@ def test_no_name_means_two_roles():
 
 
 def test_signup_problem_knows_listed_roles_in_any_language():
-    from commands.games.mafia import signup_problem
+    from commands.games.mafia_signup import signup_problem
 
     names = ["Анна", "Boris", "Вера"]
     signup = {"Анна": "Горец", "Boris": "Старый продавец"}
@@ -170,7 +170,8 @@ class Player:
     async def type(self, seat: int, verb: str, rest: str = "") -> None:
         import commands.load_all  # noqa: F401
         from commands.base import Ctx, split_args
-        from commands.games.mafia import class_, roles
+        from commands.games.mafia import roles
+        from commands.games.mafia_signup import class_
 
         session = SimpleNamespace(lang=self.lang, send=lambda k, **p: self.said.append((k, p)),
                                   send_msg=lambda m: self.said.append((m.key, m.params)))

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from commands.base import split_args
-from commands.parser import match_name, resolve, split_verb
+from commands.names import match_name
+from commands.parser import resolve, split_verb
 from server.render import layout, visible_width
 from world import accounts
 from world.i18n import t
@@ -192,7 +193,7 @@ def test_match_name():
 
 def test_match_name_across_scripts():
     """An English keyboard reaches the Russian bots, and a Russian one the Latin names."""
-    from commands.parser import latin_fold
+    from commands.names import latin_fold
     from world.tables import BOT_NAMES
 
     bots = list(BOT_NAMES["ru"])
@@ -207,6 +208,22 @@ def test_match_name_across_scripts():
     assert match_name("bot", bots)[0] is None  # every bot: ambiguous, as «бот» is
     assert match_name("Анна", ["Анна", "Anna"]) == ("Анна", [])  # the same script wins
     assert latin_fold("Щука Хрущёв") == "shuka hrushev"
+
+
+def test_an_exact_name_wins_and_looser_matches_of_accounts_ask():
+    from commands.names import loose_matches
+
+    # Exact once case and look-alike letters are folded (as at account creation), before any
+    # start of a name or other-script match: Cyrillic «В» and «о» in "Вoris" are Boris's letters.
+    assert match_name("Вoris", ["Борис", "Boris"]) == ("Boris", [])
+    assert match_name("boris", ["Борис", "Boris"]) == ("Boris", [])
+    assert match_name("борис", ["Boris", "Борис"]) == ("Борис", [])
+    # Accounts: every looser way counts at once, so a start that fits two people is ambiguous
+    # even when one fits by its letters and the other only in the other script.
+    assert loose_matches("bor", ["Boris", "Борис", "Анна"]) == ["Boris", "Борис"]
+    assert loose_matches("мар", ["Марина", "Анна-Мария"]) == ["Марина", "Анна-Мария"]
+    assert loose_matches("ann", ["Анна", "Борис"]) == ["Анна"]
+    assert loose_matches("zz", ["Анна", "Борис"]) == []
 
 
 def test_creation_limit_window_and_exempt_addresses():

@@ -28,7 +28,7 @@ PLURAL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 LOCALE_DIR = Path(__file__).with_name("locale")
 
 # Zero-width style markers: \x1e + one letter. Player text has every control character removed
-# on input (world.text.clean), so it can never contain one.
+# on input (world.text.clean_controls), so it can never contain one.
 MARK = "\x1e"
 STYLE_TAGS = {"b": "b", "y": "y", "g": "g", "r": "r", "c": "c", "m": "m", "d": "d", "/": "0"}
 _TAG_RE = re.compile(r"<(/[bygrcmd]?|[bygrcmd])>")

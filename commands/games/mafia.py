@@ -6,9 +6,8 @@ its phase ("any time" abilities such as `двойная жизнь` work with ei
 `mail NAME|city TEXT` / `почта ИМЯ|город ТЕКСТ` (alone, `почта` is still the inbox), `orders` /
 `заявки`, `cancel ABILITY|vote|mail|all` / `отмена`, `ready` / `готов`. The Mafia's channel:
 `team TEXT` / `свои ТЕКСТ`. Before the start, at an open Mafia table: `class NAME` / `класс`
-(the public role, «Класс» of the sign-up; `class` alone lists the table's choices; a listed
-role typed in any language is stored under the seed's Russian name), `roles [A|B|C]` / `роли`
-(the listed public roles: free ones at an open table, those in play at a running one).
+(the public role, «Класс» of the sign-up: commands/games/mafia_signup.py), `roles [A|B|C]` /
+`роли` (the listed public roles: free ones at an open table, those in play at a running one).
 
 Arguments after the target, in this order:
 
@@ -56,12 +55,11 @@ from world.messages import msg
 from world.presenters import mafia as P
 from world.text import clean, clean_line
 
-from ..base import REGISTRY, TABLE, CommandError, Ctx, command
-from ..table import ROLE_LISTS, game_action, run_table_op
+from ..base import REGISTRY, CommandError, Ctx, command
+from ..table import ROLE_LISTS, game_action
 from .seat import GameSeat
 
 GAME = "mafia"
-NAME_LIMIT = 64
 
 
 def fold(word: str) -> str:
@@ -158,7 +156,6 @@ CITY_WORDS = {"город", "городу", "city", "town", "всем", "всі�
 ALL_WORDS = {"all", "все", "всё", "усі", "всі", "everything"}
 CONNECTORS = {"и", "and", "і", "та", "+", ",", ";", "&", "з", "с", "with"}
 BAN_SEPARATORS = re.compile(r"[:=/,;]")
-NONE_WORDS = {"-", "нет", "none", "ні", "сброс", "reset", "clear"}
 
 
 def _variants(form: str) -> set[tuple[str, ...]]:
@@ -859,92 +856,6 @@ async def team(ctx: Ctx) -> None:
     ctx.reply("mafia.cmd.team_you", text=text)
 
 
-# -- sign-up: the public role («Класс») ----------------------------------------------------------
-
-def normalize_public(name: str) -> str:
-    return " ".join(clean_line(name).strip().strip("\"«»").split())
-
-
-def signup_problem(name: str, signup: dict[str, str], seat: int, seat_names: list[str]) -> tuple[str, dict] | None:
-    """Why this seat may not take ``name`` as its public role (a catalog key and parameters),
-    or None. Names are unique per table, case-insensitively; another player's own name is
-    refused too (a player with no choice plays under their own name)."""
-    if not name:
-        return ("mafia.cmd.class_empty", {})
-    if len(name) > NAME_LIMIT:
-        return ("mafia.cmd.class_too_long", {"n": NAME_LIMIT})
-    if any(ch in name for ch in "|\"«»"):
-        return ("mafia.cmd.class_bad_chars", {})
-    folded = name.casefold()
-    listed = P.public_key_of(name)
-    me = seat_names[seat] if 0 <= seat < len(seat_names) else None
-    for player, chosen in signup.items():  # keyed by player name: seats renumber when one leaves
-        if player != me and isinstance(chosen, str) and (
-                chosen.strip().casefold() == folded or (listed is not None and P.public_key_of(chosen) == listed)):
-            return ("mafia.cmd.class_taken", {"name": chosen, "player": player})
-    for number, player in enumerate(seat_names):
-        if number != seat and player.casefold() == folded:
-            return ("mafia.cmd.class_player_name", {"name": name})
-    return None
-
-
-def signup_items(table: Any) -> list[Any]:
-    signup = table.options.get("signup") or {}
-    items = []
-    for info in table.seats:
-        chosen = signup.get(info.name)
-        public = nested("mafia.view.quoted", text=P.public_title(None, chosen)) if chosen \
-            else nested("mafia.cmd.class_own")
-        items.append(nested("mafia.cmd.class_item", name=info.name, public=public))
-    return items
-
-
-@command("class", "класс", "клас", "явная", "явна", contexts={TABLE})
-async def class_(ctx: Ctx) -> None:
-    """class NAME: your public role at an open Mafia table; class alone: everyone's choice."""
-    table = ctx.world.tables.table_of(ctx.account.id)
-    if table is None:
-        raise CommandError("table.not_at_table")
-    if table.game_name != GAME:
-        raise CommandError("mafia.cmd.class_not_mafia")
-    if table.state_name != "open":
-        if table.game is not None:
-            view = table.engine.view(table.game, -1)
-            items = [nested("mafia.cmd.class_item", name=info.name,
-                            public=nested("mafia.view.quoted", text=P.public_shown(view, info.number)))
-                     for info in table.seats]
-            ctx.reply("mafia.cmd.class_running", items=nested_list(items))
-            return
-        raise CommandError("table.not_open", number=table.number)
-    if not ctx.args:
-        ctx.reply("mafia.cmd.class_list", number=table.number, items=nested_list(signup_items(table)) if table.seats
-                  else nested("mafia.view.nothing"))
-        return
-    seat = table.seat_of(ctx.account.id)
-    if seat is None:
-        raise CommandError("table.not_seated")
-    signup = {k: v for k, v in (table.options.get("signup") or {}).items()}
-    name = normalize_public(ctx.rest)
-    listed = P.public_key_of(name)
-    if listed is not None:  # «горец», «Highlander», «Анонимус»: the seed's name, for the engine
-        name = P.seed_name(listed)
-    if name.casefold() in NONE_WORDS:
-        signup.pop(table.seats[seat].name, None)
-        await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
-        ctx.reply("mafia.cmd.class_cleared")
-        return
-    problem = signup_problem(name, signup, seat, [s.name for s in table.seats])
-    if problem is not None:
-        raise CommandError(problem[0], **problem[1])
-    signup[table.seats[seat].name] = name
-    await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
-    if listed is not None:
-        ctx.reply_msg(msg("mafia.public_list.chosen", line=P.public_line(listed, P.ruleset_of(table.options))))
-    ctx.reply("mafia.cmd.class_set", name=P.public_title(listed, name) if listed is not None else name)
-    ctx.world.broadcast(table.room, msg("mafia.cmd.class_other", player=ctx.account.name,
-                                        name=P.public_title(listed, name)), exclude=[ctx.account.id])
-
-
 # -- the public roles of the rules («Явные роли») ----------------------------------------------
 
 # A rule version as typed: Latin or Cyrillic look-alike letters (А, Б/В, С), any case.
@@ -1033,5 +944,5 @@ _mail_before_inbox()
 
 __all__ = ["parse_use", "parse_vote", "parse_mail", "parse_cancel", "parse_bans", "parse_bloodbath",
            "parse_card", "parse_seats", "parse_mapping", "parse_listed_public",
-           "signup_problem", "normalize_public", "abilities_vocab", "roles_vocab", "Seat", "public_free",
+           "abilities_vocab", "roles_vocab", "Seat", "public_free",
            "ruleset_word"]

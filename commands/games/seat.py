@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import CommandError, Ctx
-from ..parser import match_name
+from ..names import exact_name, match_name
 
 
 class GameSeat:
@@ -53,9 +53,9 @@ class GameSeat:
 
     def _match(self, word: str, preferred: list[int]) -> int | None:
         seats = self.table.seats
-        exact = [s.number for s in seats if s.name.casefold() == word.casefold()]
-        if exact:
-            return exact[0]
+        exact = exact_name(word, [s.name for s in seats])
+        if exact is not None:
+            return next(s.number for s in seats if s.name == exact)
         for pool in self._pools(preferred):
             name, candidates = match_name(word, [seats[s].name for s in pool])
             if name is not None:
