@@ -10,8 +10,8 @@ from games.base import RuleError
 
 from .accounts import name_key
 from .broken_tables import GameGone, mark_broken
-from .db import STORAGE_ERRORS, transaction
-from .hub import HALL, table_room
+from .db import transaction
+from .hub import HALL
 from .messages import msg
 from .models import Account, ActionLogEntry, GameTable, Seat
 from .table_data import SeatInfo, Table, TableError, table_of_row
