@@ -9,6 +9,7 @@ switched off (`discard`), or a `sink` callback takes every chunk (the say test's
 from __future__ import annotations
 
 import asyncio
+import re
 import zlib
 from typing import Callable
 
@@ -36,6 +37,7 @@ class TelnetClient(asyncio.Protocol):
         self.mccp = mccp
         self.sb_opt = -1
         self.inflater = None  # zlib decompressor once the server starts MCCP2
+        self.match: re.Match[bytes] | None = None  # what the last regex pattern of `expect` matched
 
     # -- asyncio.Protocol --------------------------------------------------------------------
 
@@ -135,9 +137,14 @@ class TelnetClient(asyncio.Protocol):
         patterns, fut = self.waiter
         best = None
         for i, pat in enumerate(patterns):
-            pos = self.buf.find(pat)
+            if isinstance(pat, re.Pattern):
+                m = pat.search(bytes(self.buf))  # a copy: the buffer is cut below
+                pos, size = (m.start(), m.end() - m.start()) if m else (-1, 0)
+            else:
+                m, pos, size = None, self.buf.find(pat), len(pat)
             if pos >= 0 and (best is None or pos < best[1]):
-                best = (i, pos, len(pat))
+                best = (i, pos, size)
+                self.match = m
         if best is not None:
             i, pos, n = best
             del self.buf[:pos + n]
@@ -145,8 +152,9 @@ class TelnetClient(asyncio.Protocol):
             if not fut.done():
                 fut.set_result(i)
 
-    async def expect(self, *patterns: bytes, timeout: float = 30.0) -> int:
-        """Wait until one of the patterns arrives; returns its index and drops text up to it."""
+    async def expect(self, *patterns: bytes | re.Pattern[bytes], timeout: float = 30.0) -> int:
+        """Wait until one of the patterns (bytes, or compiled byte regexes: the match is then in
+        ``self.match``) arrives; returns its index and drops text up to it."""
         if self.closed.done():
             raise ConnectionError("connection closed")
         fut = self.loop.create_future()

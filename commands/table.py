@@ -6,8 +6,10 @@ from typing import Any
 
 from games.base import RuleError
 from world.accounts import parse_duration
+from world.db import STORAGE_ERRORS
 from world.messages import msg
 from world.presenters import present_view
+from world.broken_tables import game_name
 from world.tables import Table, TableError
 
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
@@ -47,6 +49,11 @@ def show_table(ctx: Ctx, table: Table) -> None:
         ctx.reply("table.watchers", names=", ".join(names), n=len(names))
     if table.runner is not None and table.game is not None:
         table.runner.show_view(ctx.account.id)
+        if table.runner.storage.active:
+            ctx.reply("storage.look")
+    elif table.state_name == "finished" and table.outcome:  # the game's state is let go at the end
+        winners = table.outcome.get("winners") or []
+        ctx.reply("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
 
 
 async def run_table_op(ctx: Ctx, coro: Any) -> Any:
@@ -54,19 +61,33 @@ async def run_table_op(ctx: Ctx, coro: Any) -> Any:
         return await coro
     except TableError as err:
         raise CommandError(err.key, **err.params) from err
+    except STORAGE_ERRORS as err:  # nothing was changed: the write comes before the memory
+        raise CommandError("storage.failed") from err
 
 
 @command("tables", "столы", "столи")
 async def tables(ctx: Ctx) -> None:
-    listing = ctx.world.tables.listing()
+    manager = ctx.world.tables
+    listing = manager.listing()
     if not listing:
         ctx.reply("tables.none")
-        return
-    ctx.reply("tables.header", n=len(listing))
+    else:
+        ctx.reply("tables.header", n=len(listing))
     for table in listing:
         ctx.reply("tables.line", number=table.number, game=msg(f"game.{table.game_name}"),
                   options=table.options_text() or "-", taken=len(table.seats), total=table.seats_total,
                   state=state_msg(table))
+    if ctx.account.role == "admin":
+        broken = manager.broken()
+        if broken:
+            ctx.reply("broken.list_header")
+        for table in broken:
+            ctx.reply("broken.list_line", number=table.number, game=game_name(table.game_name),
+                      reason=table.broken_reason)
+        counts = manager.in_memory()
+        ctx.reply("tables.memory", tables=len(manager.tables), open=counts.get("open", 0),
+                  running=counts.get("running", 0), finished=counts.get("finished", 0),
+                  broken=counts.get("broken", 0), runners=counts["runners"])
 
 
 def parse_options(words: list[str]) -> dict[str, str]:

@@ -127,6 +127,7 @@ class App:
 
     async def show_missed(self, session: Any, account: Account) -> None:
         """Tells and whispers kept while the player was away, in order."""
+        await self.world.inbox_spool.flush()  # any held while storage was failing come first
         items = await InboxItem.filter(account=account, delivered=False).order_by("id")
         if not items:
             return
@@ -167,6 +168,7 @@ class App:
         self.world.broadcast_all(msg("admin.shutdown_now"))
         if self.world.tables:
             await self.world.tables.stop()  # runners finish their current action and write
+        await self.world.inbox_spool.close()
         for session in list(self.world.sessions):
             try:
                 await session.close()

@@ -6,7 +6,9 @@
         ...
 
 ``pg_cluster`` (session scope) runs one cluster for the whole test session; ``pg_database``
-(function scope) creates a fresh, empty database in it for each test. Both are plain
+(function scope) creates a fresh, empty database in it for each test. ``own_pg_cluster``
+(function scope) is a cluster of the test's own, for tests that stop and start its server
+(``stop_server`` / ``start_server``). Both are plain
 synchronous fixtures, so they do not depend on pytest-asyncio's event loop scopes.
 
 The cluster listens on 127.0.0.1 only (its unix socket sits inside the temp dir), with trust
@@ -139,11 +141,20 @@ class PgCluster:
                 os.chown(path, entry.pw_uid, entry.pw_gid)
         self.run("initdb", "-D", str(self.data_dir), "-U", SUPERUSER, "--auth=trust",
                  "--encoding=UTF8", "--locale=C", "--no-instructions")
+        self.start_server()
+
+    def start_server(self) -> None:
+        """Start the cluster's server (again, after :meth:`stop_server`), on the same port."""
         options = (f"-c listen_addresses=127.0.0.1 -c port={self.port} "
-                   f"-c unix_socket_directories={sock} -c max_connections=50 "
+                   f"-c unix_socket_directories={self.root / 'sock'} -c max_connections=50 "
                    f"-c shared_buffers=16MB")
         self.run("pg_ctl", "start", "-D", str(self.data_dir), "-l", str(self.log_path),
                  "-w", "-t", "60", "-o", options)
+
+    def stop_server(self, mode: str = "fast") -> None:
+        """Stop the server as an admin would (``fast``: sessions are ended, open transactions
+        rolled back; ``immediate``: no shutdown at all, recovery at the next start)."""
+        self.run("pg_ctl", "stop", "-D", str(self.data_dir), "-m", mode, "-w", "-t", "60")
 
     def create_database(self, name: str) -> str:
         self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", SUPERUSER, name)
@@ -173,15 +184,27 @@ def start_cluster() -> PgCluster:
     raise RuntimeError(f"could not start a PostgreSQL cluster: {last_error}")
 
 
-@pytest.fixture(scope="session")
-def pg_cluster():
-    """One throwaway PostgreSQL cluster for the test session."""
+def running_cluster():
+    """A started cluster, stopped and removed when the generator is closed."""
     cluster = start_cluster()
     try:
         yield cluster
     finally:
         cluster.stop()
         shutil.rmtree(cluster.root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One throwaway PostgreSQL cluster for the test session."""
+    yield from running_cluster()
+
+
+@pytest.fixture
+def own_pg_cluster():
+    """A cluster for one test alone: for tests that stop and start the server, so the shared
+    session cluster (and the tests using it) are never hit."""
+    yield from running_cluster()
 
 
 @pytest.fixture

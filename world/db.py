@@ -1,7 +1,29 @@
-"""Database start and stop (tortoise-orm). Call init() before the front doors start."""
+"""Database start and stop (tortoise-orm). Call init() before the front doors start.
+
+Also what the rest of the world needs to live through storage trouble: which exceptions mean
+"the database cannot be written now" (:data:`STORAGE_ERRORS`), and :func:`transaction`, tortoise's
+``in_transaction`` made safe for a database that goes away and comes back.
+"""
 from __future__ import annotations
 
-from tortoise import Tortoise
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+from tortoise import Tortoise, connections
+from tortoise.exceptions import BaseORMException
+from tortoise.transactions import in_transaction
+
+log = logging.getLogger("korchma.db")
+
+# A full disk or a read-only file (sqlite3.OperationalError, raw from a failed COMMIT, or
+# tortoise's OperationalError), a PostgreSQL server that went away (asyncpg's connection errors,
+# or ConnectionRefusedError while the pool reconnects): the write did not happen.
+STORAGE_ERRORS: tuple[type[BaseException], ...] = (
+    BaseORMException, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 MODELS = ["world.models"]
 
@@ -44,6 +66,41 @@ async def add_missing_columns() -> None:
             present = {row["column_name"] for row in rows}
         if column not in present:
             await conn.execute_script(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {sql_type} NULL')
+
+
+@asynccontextmanager
+async def transaction() -> AsyncIterator[Any]:
+    """``in_transaction()``, and after a failure the connection is left as it was before.
+
+    tortoise-orm 1.1.9 sets the task's connection to the transaction before it sends BEGIN; when
+    BEGIN fails (a PostgreSQL server that was stopped: the pooled connection is dead) it never
+    sets it back, so every later query of that task (a player's whole session) goes to the dead
+    transaction ("connection has been released back to the pool") even after the server is back.
+    SQLite rolls a transaction back itself when COMMIT fails with SQLITE_FULL; should one still be
+    open after a failure, it is rolled back here, or the next statement would join it and a later
+    COMMIT write what was refused."""
+    before = connections.get("default")
+    try:
+        async with in_transaction() as conn:
+            yield conn
+    except BaseException:
+        if connections.get("default") is not before:
+            connections.set("default", before)
+        await _rollback_left_open(before)
+        raise
+
+
+async def _rollback_left_open(client: Any) -> None:
+    if getattr(client, "capabilities", None) is None or client.capabilities.dialect != "sqlite":
+        return
+    async with client._lock:  # the SQLite client's one connection: no other transaction runs now
+        raw = client._connection
+        if raw is not None and raw.in_transaction:
+            log.warning("a failed SQLite transaction was still open: rolled back")
+            try:
+                await raw.rollback()
+            except sqlite3.Error:
+                log.exception("rolling back a failed SQLite transaction")
 
 
 async def close() -> None:

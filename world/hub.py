@@ -10,8 +10,9 @@ import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
+from .inbox_spool import InboxSpool
 from .messages import Msg
-from .models import Account, InboxItem
+from .models import Account
 
 if TYPE_CHECKING:
     from .tables import TableManager
@@ -51,6 +52,7 @@ class World:
         self.rooms: dict[str, set[int]] = defaultdict(set)
         self.tables: TableManager | None = None
         self.shutting_down = False
+        self.inbox_spool = InboxSpool()  # inbox items whose write failed, until storage is back
 
     # presence ---------------------------------------------------------------------------
 
@@ -81,7 +83,7 @@ class World:
         self.accounts.pop(account.id, None)
         where = self.location.pop(account.id, None)
         if where:
-            self.rooms[where].discard(account.id)
+            self._leave_room(account.id, where)
         return True
 
     def is_online(self, account_id: int) -> bool:
@@ -108,12 +110,19 @@ class World:
         """Put an account in a room; GMCP clients in the old and the new room learn who is there."""
         old = self.location.get(account_id)
         if old:
-            self.rooms[old].discard(account_id)
+            self._leave_room(account_id, old)
         self.location[account_id] = room
         self.rooms[room].add(account_id)
         if old and old != room:
             self.gmcp_room(old)
         self.gmcp_room(room)
+
+    def _leave_room(self, account_id: int, room: str) -> None:
+        people = self.rooms.get(room)
+        if people is not None:
+            people.discard(account_id)
+            if not people:  # a table's room goes when its last person does (1,000 tables, 1,000 rooms)
+                del self.rooms[room]
 
     def where(self, account_id: int) -> str:
         return self.location.get(account_id, HALL)
@@ -157,9 +166,10 @@ class World:
 
     async def keep(self, account_id: int, message: Msg, kind: str, table_id: int | None = None,
                    delivered: bool = False) -> None:
-        """Store a message in the account's inbox; undelivered ones are shown at the next login."""
-        await InboxItem.create(account_id=account_id, kind=kind, key=message.key,
-                               params=message.params, table_id=table_id, delivered=delivered)
+        """Store a message in the account's inbox; undelivered ones are shown at the next login.
+        A failed write never raises: the message is held and written when storage is back."""
+        await self.inbox_spool.store(account_id=account_id, kind=kind, key=message.key,
+                                     params=message.params, table_id=table_id, delivered=delivered)
 
     def broadcast(self, room: str, message: Msg, exclude: Iterable[int] = ()) -> None:
         skip = set(exclude)

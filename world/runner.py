@@ -8,6 +8,8 @@ For each accepted action the runner
    the default action; a seat that times out ``afk_timeouts`` times in a row is played by a bot
    until its player returns.
 A restart rebuilds the game by replaying the log from the seed; the stored deadline carries on.
+A write that fails pauses the table until writes work again (storage_pause.py). When the game
+is over the runner lets go of the game's state (TableManager.game_over).
 """
 from __future__ import annotations
 
@@ -20,11 +22,13 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from games.base import MASTER, Awaiting, Event, RuleError, SPECTATOR
-from tortoise.transactions import in_transaction
 
+from .broken_tables import ReplayRefused
+from .db import STORAGE_ERRORS, transaction
 from .messages import Msg, msg
 from .models import ActionLogEntry, GameTable
 from .presenters import present_params, present_status, present_view
+from .storage_pause import StoragePause
 
 if TYPE_CHECKING:
     from .tables import Table, TableManager
@@ -49,6 +53,10 @@ class TableRunner:
         self.paused: float | None = None  # seconds left on the clock while a Master holds it
         self.bot_tasks: dict[int, asyncio.Task] = {}
         self.stopped = False
+        # What the log holds, (seat, action) per step: a failed commit rebuilds from it without
+        # reading the database (which may be the part that is down).
+        self.actions: list[tuple[int, Any]] = []
+        self.storage = StoragePause(self)
         # GMCP Awaiting dedupe: per seat, what the current wait is and the step it began at; per
         # session, the last payload sent. A client script that answers each Awaiting once then
         # answers each wait once, however many other seats act meanwhile.
@@ -77,9 +85,15 @@ class TableRunner:
             table.step = 0
             table.state_name = "running"
             self._arm_window()
-            await GameTable.filter(id=table.number).update(
-                state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
-                deadline_at=self.deadline, deadline_step=0)
+            try:
+                await GameTable.filter(id=table.number).update(
+                    state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
+                    deadline_at=self.deadline, deadline_step=0)
+            except STORAGE_ERRORS as err:  # not started: the table stays open, the host may retry
+                log.warning("table %d: could not store the start (%s)", table.number, err)
+                table.state_name, table.game = "open", None
+                self.deadline = self.window = None
+                raise RuleError("storage.failed") from err
             table.seats_total = len(table.seats)
             self.world.broadcast(table.room, msg("table.started", number=table.number, game=msg(f"game.{table.game_name}"),
                                                  names=", ".join(table.seat_names())))
@@ -93,9 +107,14 @@ class TableRunner:
                      deadline_step: int | None, paused: float | None = None) -> None:
         table = self.table
         self.paused = paused
+        self.actions = []
         table.game = self.engine.new(len(table.seats), table.options, table.seed)
         for entry in entries:
-            self.engine.apply(table.game, entry.seat, entry.action)
+            try:
+                self.engine.apply(table.game, entry.seat, entry.action)
+            except RuleError as err:  # the table cannot be rebuilt: TableManager marks it broken
+                raise ReplayRefused(entry.step, err) from err
+            self.actions.append((entry.seat, entry.action))
         table.step = len(entries)
         awaiting = self.engine.awaiting(table.game)
         self.window = self._window_of(awaiting)
@@ -115,6 +134,8 @@ class TableRunner:
 
     async def act(self, seat: int, action: dict[str, Any], by: str = "player") -> None:
         """Apply, log and commit, then speak. Raises RuleError for an illegal action."""
+        if self.storage.active:  # at once: a retry may hold the lock while a database answers slowly
+            raise self.storage.refusal()
         async with self.lock:
             if self.stopped or not self.table.running:
                 raise RuleError("table.error.not_running")
@@ -122,21 +143,28 @@ class TableRunner:
 
     async def _act_locked(self, seat: int, action: dict[str, Any], by: str) -> None:
         table = self.table
+        if self.storage.active:
+            raise self.storage.refusal()
+        clock = (self.deadline, self.window, self.paused)
         events = self.engine.apply(table.game, seat, action)
         step = table.step + 1
         if by == "player":
             table.seats[seat].timeouts = 0
         self._arm_window()
         try:
-            async with in_transaction():
+            async with transaction():
                 await ActionLogEntry.create(table_id=table.number, step=step, seat=seat, action=action, by=by)
                 await GameTable.filter(id=table.number).update(deadline_at=self.deadline, deadline_step=step,
                                                                paused_seconds=self.paused)
-        except Exception:
-            # The state moved but the log did not: rebuild from the log so the two agree again.
-            log.exception("table %d: could not log step %d; rebuilding", table.number, step)
-            await self._rebuild()
-            raise RuleError("table.error.storage")
+        except BaseException as err:
+            # The state moved but the log did not: back to what the log holds, clock included.
+            self.deadline, self.window, self.paused = clock
+            self._rebuild()
+            if not isinstance(err, STORAGE_ERRORS):
+                raise
+            await self.storage.begin(err)
+            raise self.storage.refusal() from err
+        self.actions.append((seat, action))
         table.step = step
         self._acted_at[seat] = step
         await self._send_events(events)
@@ -146,12 +174,30 @@ class TableRunner:
             return
         self._after_step()
 
-    async def _rebuild(self) -> None:
-        entries = await ActionLogEntry.filter(table_id=self.table.number).order_by("step")
-        self.table.game = self.engine.new(len(self.table.seats), self.table.options, self.table.seed)
+    def _rebuild(self) -> None:
+        """The game as the log has it: replayed from the seed."""
+        game = self.engine.new(len(self.table.seats), self.table.options, self.table.seed)
+        for seat, action in self.actions:
+            self.engine.apply(game, seat, action)
+        self.table.game, self.table.step = game, len(self.actions)
+
+    async def _adopt_logged_steps(self) -> bool:
+        """Steps the log holds beyond ours: a commit that reported a failure although the database
+        had written it (the connection died before its answer came). They count, as logged:
+        applied and announced now. True if there were any."""
+        table = self.table
+        entries = await ActionLogEntry.filter(table_id=table.number, step__gt=table.step).order_by("step")
         for entry in entries:
-            self.engine.apply(self.table.game, entry.seat, entry.action)
-        self.table.step = len(entries)
+            log.warning("table %d: step %d was stored although its write reported a failure; adopted",
+                        table.number, entry.step)
+            events = self.engine.apply(table.game, entry.seat, entry.action)
+            self.actions.append((entry.seat, entry.action))
+            table.step = entry.step
+            self._acted_at[entry.seat] = entry.step
+            await self._send_events(events)
+        if entries:
+            self._send_status()
+        return bool(entries)
 
     # -- deadlines ----------------------------------------------------------------------------
 
@@ -193,7 +239,7 @@ class TableRunner:
 
     def _after_step(self) -> None:
         """Start the clock for the current wait, and let bots (and autopilots) move."""
-        if self.stopped or not self.table.running:
+        if self.stopped or not self.table.running or self.storage.active:
             return
         if self.timer is not None:
             self.timer.cancel()
@@ -208,39 +254,48 @@ class TableRunner:
 
     async def pause(self) -> None:
         async with self.lock:
+            if self.storage.active:
+                raise self.storage.refusal()
             if self.paused is not None:
                 raise RuleError("master.already_paused")
             if self.deadline is None:
                 raise RuleError("master.no_clock")
+            before = (self.deadline, self.paused)
             self.paused = max(0.0, (self.deadline - utcnow()).total_seconds())
             self.deadline = None
+            await self._store_clock_or_pause(before)
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None
-            await self._store_clock()
             self.world.broadcast(self.table.room, msg("master.paused", number=self.table.number))
             self._send_awaiting()
 
     async def resume(self) -> None:
         async with self.lock:
+            if self.storage.active:
+                raise self.storage.refusal()
             if self.paused is None:
                 raise RuleError("master.not_paused")
+            before = (self.deadline, self.paused)
             self.deadline = utcnow() + timedelta(seconds=self.paused)
             self.paused = None
-            await self._store_clock()
+            await self._store_clock_or_pause(before)
             self.world.broadcast(self.table.room, msg("master.resumed", number=self.table.number,
                                                       seconds=int((self.deadline - utcnow()).total_seconds())))
             self._after_step()
 
     async def extend(self, seconds: int) -> None:
         async with self.lock:
+            if self.storage.active:
+                raise self.storage.refusal()
+            before = (self.deadline, self.paused)
             if self.paused is not None:
                 self.paused += seconds
             elif self.deadline is not None:
                 self.deadline += timedelta(seconds=seconds)
             else:
                 raise RuleError("master.no_clock")
-            await self._store_clock()
+            await self._store_clock_or_pause(before)
             left = self.paused if self.paused is not None else (self.deadline - utcnow()).total_seconds()
             self.world.broadcast(self.table.room, msg("master.extended", number=self.table.number,
                                                       added=int(seconds), seconds=int(left)))
@@ -251,11 +306,31 @@ class TableRunner:
         await GameTable.filter(id=self.table.number).update(deadline_at=self.deadline, deadline_step=self.table.step,
                                                             paused_seconds=self.paused)
 
+    async def _store_clock_or_pause(self, before: tuple[datetime | None, float | None]) -> None:
+        """Store a clock the Master changed; if that fails, the clock is as it was (``before``)
+        and the table pauses for storage like after any failed write."""
+        try:
+            await self._store_clock()
+        except STORAGE_ERRORS as err:
+            self.deadline, self.paused = before
+            await self.storage.begin(err)
+            raise self.storage.refusal() from err
+
     def poke(self) -> None:
         """Something changed outside the game (a seat left, a player came back): look again."""
         if self.table.running and not self.stopped:
             self._schedule_bots()
             self._send_awaiting()
+
+    def _halt_moves(self) -> None:
+        """Stop the clock's task and the bots' (not the task calling this: it is finishing)."""
+        if self.timer is not None and self.timer is not asyncio.current_task():
+            self.timer.cancel()
+        self.timer = None
+        for number, task in list(self.bot_tasks.items()):
+            if task is not asyncio.current_task():
+                task.cancel()
+            self.bot_tasks.pop(number, None)
 
     async def _timeout_after(self, delay: float, deadline: datetime) -> None:
         try:
@@ -268,6 +343,9 @@ class TableRunner:
                 await self._apply_defaults()
         except asyncio.CancelledError:
             pass
+        except RuleError:
+            if not self.storage.active:  # else: paused for storage; the clock runs again after
+                log.exception("table %d: timeout handling failed", self.table.number)
         except Exception:
             log.exception("table %d: timeout handling failed", self.table.number)
 
@@ -280,7 +358,11 @@ class TableRunner:
                 continue
             seat = table.seats[wait.seat]
             seat.timeouts += 1
-            await self._act_locked(wait.seat, wait.default, "timeout")
+            try:
+                await self._act_locked(wait.seat, wait.default, "timeout")
+            except RuleError:
+                seat.timeouts -= 1  # not applied (storage): this timeout comes again
+                raise
             if (self.autopilot and seat.account_id is not None and not seat.autopilot
                     and seat.timeouts >= self.afk_timeouts):
                 seat.autopilot = True
@@ -294,6 +376,8 @@ class TableRunner:
 
     def _schedule_bots(self) -> None:
         table = self.table
+        if not table.running or self.storage.active:
+            return
         for wait in self.engine.awaiting(table.game):
             seat = table.seats[wait.seat]
             if not seat.played_by_bot or wait.seat in self.bot_tasks:
@@ -307,7 +391,8 @@ class TableRunner:
                 if self.bot_tasks.get(number) is asyncio.current_task():
                     self.bot_tasks.pop(number, None)
                 table = self.table
-                if self.stopped or not table.running or not table.seats[number].played_by_bot:
+                if (self.stopped or not table.running or self.storage.active
+                        or not table.seats[number].played_by_bot):
                     return
                 legal = self.engine.legal(table.game, number)
                 if not legal:
@@ -321,6 +406,9 @@ class TableRunner:
                 await self._act_locked(number, action, "bot" if table.seats[number].is_bot else "autopilot")
         except asyncio.CancelledError:
             pass
+        except RuleError:
+            if not self.storage.active:  # else: paused for storage; the bot moves again after
+                log.exception("table %d: bot move failed", self.table.number)
         except Exception:
             log.exception("table %d: bot move failed", self.table.number)
         finally:
@@ -456,33 +544,48 @@ class TableRunner:
 
     # -- the end ----------------------------------------------------------------------------------
 
+    def _game_over(self) -> bool:
+        return self.table.game is not None and self.engine.outcome(self.table.game) is not None
+
+    def _outcome_record(self) -> dict[str, Any]:
+        outcome = self.engine.outcome(self.table.game)
+        return {"winners": [self.table.seats[s].name for s in outcome.winners],
+                "winner_seats": list(outcome.winners), "reason": outcome.reason, "params": outcome.params}
+
+    async def _store_finish(self, record: dict[str, Any]) -> None:
+        await GameTable.filter(id=self.table.number).update(state="finished", outcome=record,
+                                                            finished_at=utcnow(), deadline_at=None)
+
     async def _finish(self) -> None:
+        """Store the result, then say it. If the write fails the table pauses for storage, and
+        the result is stored and said when writes work again (or replayed after a restart)."""
+        record = self._outcome_record()
+        try:
+            await self._store_finish(record)
+        except STORAGE_ERRORS as err:
+            await self.storage.begin(err)
+            return
+        await self._announce_finish(record)
+
+    async def _announce_finish(self, record: dict[str, Any]) -> None:
         table = self.table
-        outcome = self.engine.outcome(table.game)
         table.state_name = "finished"
-        if self.timer is not None:
-            self.timer.cancel()
-        for task in self.bot_tasks.values():
-            task.cancel()
-        self.bot_tasks.clear()
-        winners = [table.seats[s].name for s in outcome.winners]
-        record = {"winners": winners, "winner_seats": list(outcome.winners), "reason": outcome.reason,
-                  "params": outcome.params}
         table.outcome = record
-        await GameTable.filter(id=table.number).update(state="finished", outcome=record,
-                                                       finished_at=utcnow(), deadline_at=None)
+        self._halt_moves()
+        winners = record["winners"]
         message = msg("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
         self.world.broadcast(table.room, message)
         self.world.broadcast(table.room, msg("table.rematch_hint"))
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)
-        self.manager.announce_tables()
+        self.manager.game_over(table)
 
     async def stop(self) -> None:
         """Finish the action in hand (the lock), then stop timers and bots."""
         async with self.lock:
             self.stopped = True
+            self.storage.cancel()
             if self.timer is not None:
                 self.timer.cancel()
             for task in list(self.bot_tasks.values()):

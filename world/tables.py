@@ -3,95 +3,23 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games import registry
-from games.base import GameEngine, RuleError
-from tortoise.transactions import in_transaction
+from games.base import RuleError
 
 from .accounts import name_key
-from .hub import HALL, table_room
+from .broken_tables import GameGone, mark_broken
+from .db import transaction
+from .hub import HALL
 from .messages import msg
 from .models import Account, ActionLogEntry, GameTable, Seat
+from .table_data import SeatInfo, Table, TableError, table_of_row
 
 if TYPE_CHECKING:
     from .hub import World
 
 log = logging.getLogger("korchma.tables")
-
-
-class TableError(Exception):
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key, self.params = key, params
-
-
-@dataclass
-class SeatInfo:
-    number: int
-    name: str
-    account_id: int | None = None
-    bot_level: str | None = None
-    autopilot: bool = False  # a bot plays this human's seat until they come back
-    timeouts: int = 0  # consecutive timeouts
-
-    @property
-    def is_bot(self) -> bool:
-        return self.bot_level is not None
-
-    @property
-    def played_by_bot(self) -> bool:
-        return self.is_bot or self.autopilot
-
-
-@dataclass
-class Table:
-    number: int
-    game_name: str
-    engine: GameEngine
-    options: dict[str, Any]
-    host: str
-    seats_total: int
-    seed: int = 0
-    state_name: str = "open"  # open | running | finished | closed
-    seats: list[SeatInfo] = field(default_factory=list)
-    watchers: set[int] = field(default_factory=set)
-    masters: set[int] = field(default_factory=set)  # watchers who are the observer Master
-    master_name: str = ""  # who may take the Master's chair besides admins (`master=NAME` at open)
-    previous: int | None = None  # a rematch: the finished table it plays again
-    outcome: dict[str, Any] | None = None  # a finished table: its winners (see TableRunner._finish)
-    game: Any = None  # the engine's state
-    step: int = 0  # how many actions are in the log
-    runner: Any = None
-
-    @property
-    def running(self) -> bool:
-        return self.state_name == "running"
-
-    @property
-    def room(self) -> str:
-        return table_room(self.number)
-
-    def seat_of(self, account_id: int) -> int | None:
-        for seat in self.seats:
-            if seat.account_id == account_id:
-                return seat.number
-        return None
-
-    def seat_names(self) -> list[str]:
-        return [s.name for s in self.seats]
-
-    def human_ids(self) -> list[int]:
-        return [s.account_id for s in self.seats if s.account_id is not None]
-
-    def everyone(self) -> set[int]:
-        return set(self.human_ids()) | self.watchers
-
-    def options_text(self) -> str:
-        # Lists and maps (a Mafia sign-up) are the game's business, not a setting to show.
-        return " ".join(f"{k}={v}" for k, v in sorted(self.options.items())
-                        if v is not None and not isinstance(v, (dict, list)))
 
 
 class TableManager:
@@ -115,7 +43,7 @@ class TableManager:
         get up from it first (so that `open`, `join` and `watch` after a game need no `leave`)
         and this is None."""
         table = self.table_of(account_id)
-        if table is not None and table is not going_to and table.state_name == "finished":
+        if table is not None and table is not going_to and table.state_name in ("finished", "broken"):
             table.watchers.discard(account_id)
             table.masters.discard(account_id)
             self._exit(account_id)
@@ -127,6 +55,30 @@ class TableManager:
         if table is None or table.state_name == "closed":
             raise TableError("table.no_such", number=number)
         return table
+
+    async def find(self, number: int) -> Table:
+        """A table to join or watch: in memory (open, running, or finished with people still at
+        it). A finished table nobody is at any more lives only in the database: it is over."""
+        table = self.tables.get(number)
+        if table is None or table.state_name == "closed":
+            row = await GameTable.get_or_none(id=number)
+            if row is not None and row.state == "finished":
+                raise TableError("table.over", number=number)
+            raise TableError("table.no_such", number=number)
+        if table.state_name == "broken":
+            raise TableError("broken.unavailable", number=number, reason=table.broken_reason)
+        return table
+
+    def broken(self) -> list[Table]:
+        return sorted((t for t in self.tables.values() if t.state_name == "broken"), key=lambda t: t.number)
+
+    def in_memory(self) -> dict[str, int]:
+        """What the server holds in memory, for admins (`tables`): tables by state, and runners."""
+        counts: dict[str, int] = {}
+        for table in self.tables.values():
+            counts[table.state_name] = counts.get(table.state_name, 0) + 1
+        counts["runners"] = sum(1 for t in self.tables.values() if t.runner is not None)
+        return counts
 
     def listing(self) -> list[Table]:
         return sorted((t for t in self.tables.values() if t.state_name in ("open", "running")),
@@ -191,12 +143,37 @@ class TableManager:
             self.world.move(account_id, table.room)
 
     def _exit(self, account_id: int) -> None:
-        self.at_table.pop(account_id, None)
+        number = self.at_table.pop(account_id, None)
         if self.world.is_online(account_id):
             self.world.move(account_id, HALL)
+        if number is not None and number in self.tables:
+            self._forget_if_left(self.tables[number])
+
+    def _forget_if_left(self, table: Table) -> None:
+        """A finished (or broken) table stays in memory while somebody is at it, to talk the game
+        over; when the last one goes, only the database keeps it (rematch finds it there)."""
+        if table.state_name != "finished":
+            return  # a broken table stays: admins see it, and `join` says why it cannot go on
+        if any(self.at_table.get(a) == table.number for a in table.everyone()):
+            return
+        if self.tables.get(table.number) is table:
+            del self.tables[table.number]
+
+    def game_over(self, table: Table) -> None:
+        """The runner has said the result: let go of the runner and the game's state, and of the
+        table itself once nobody is at it. Seated players who are away are not at it any more
+        (the result waits in their inbox)."""
+        table.runner = None
+        table.game = None
+        for seat in table.seats:
+            if (seat.account_id is not None and not self.world.is_online(seat.account_id)
+                    and self.at_table.get(seat.account_id) == table.number):
+                del self.at_table[seat.account_id]
+        self._forget_if_left(table)
+        self.announce_tables()
 
     async def join(self, account: Account, number: int) -> Table:
-        table = self.get(number)
+        table = await self.find(number)
         current = self._unless_finished(account.id, going_to=table)
         if table.running and table.seat_of(account.id) is not None:
             # Back to one's own seat in a running game: the bot hands it back.
@@ -220,7 +197,7 @@ class TableManager:
         return table
 
     async def watch(self, account: Account, number: int) -> Table:
-        table = self.get(number)
+        table = await self.find(number)
         if self._unless_finished(account.id) is not None:
             raise TableError("table.already_at_table")
         if table.seat_of(account.id) is None:
@@ -235,7 +212,7 @@ class TableManager:
     async def watch_as_master(self, account: Account, number: int) -> Table:
         """The observer Master: an admin, or the account named at `open ... master=NAME`. Sees
         every role, order and whisper; may pause or extend the clock; never acts in the game."""
-        table = self.get(number)
+        table = await self.find(number)
         named = table.master_name
         if account.role != "admin" and not (named and name_key(named) == name_key(account.name)):
             raise TableError("master.not_allowed", number=number)
@@ -269,8 +246,9 @@ class TableManager:
             if table.runner:
                 table.runner.poke()
             return table
-        elif number is not None:
+        elif number is not None and table.state_name == "open":
             await self._unseat(table, number)
+        # (a finished game's seats are its history: rematch reads them; one just gets up)
         self._exit(account.id)
         self.world.broadcast(table.room, msg("table.left", name=account.name))
         if table.state_name == "open" and not table.human_ids():
@@ -279,12 +257,14 @@ class TableManager:
         return table
 
     async def _unseat(self, table: Table, number: int) -> None:
-        table.seats.pop(number)
-        async with in_transaction():
+        # Stored first: a failed write leaves the seats as they were, in memory and on disk.
+        async with transaction():
             await Seat.filter(table_id=table.number, number=number).delete()
-            for seat in table.seats[number:]:
+            for seat in table.seats[number + 1:]:
                 await Seat.filter(table_id=table.number, number=seat.number).update(number=seat.number - 1)
-                seat.number -= 1
+        table.seats.pop(number)
+        for seat in table.seats[number:]:
+            seat.number -= 1
         if table.seats and table.host not in [s.name for s in table.seats if not s.is_bot]:
             humans = [s for s in table.seats if not s.is_bot]
             if humans:
@@ -292,8 +272,8 @@ class TableManager:
                 await GameTable.filter(id=table.number).update(host=table.host)
 
     async def _close(self, table: Table) -> None:
-        table.state_name = "closed"
         await GameTable.filter(id=table.number).update(state="closed")
+        table.state_name = "closed"
         for account_id in list(table.everyone()):
             if self.at_table.get(account_id) == table.number:
                 self._exit(account_id)
@@ -355,7 +335,11 @@ class TableManager:
             table.game = None
             raise TableError(err.key, **err.params) from err
         table.runner = runner
-        await runner.begin()
+        try:
+            await runner.begin()
+        except RuleError as err:  # the start could not be stored: the table stays open
+            table.runner = None
+            raise TableError(err.key, **err.params) from err
         if winner is not None:
             self.world.broadcast(table.room, msg("table.winner_starts", name=winner))
         self.announce_tables()
@@ -387,13 +371,7 @@ class TableManager:
         row = await GameTable.get_or_none(id=number)
         if row is None or row.state != "finished" or registry.get(row.game) is None:
             return None
-        table = Table(number=row.id, game_name=row.game, engine=registry.get(row.game), options=row.options,
-                      host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state,
-                      master_name=row.master or "", previous=row.previous, outcome=row.outcome)
-        for seat in await Seat.filter(table_id=row.id).order_by("number"):
-            table.seats.append(SeatInfo(number=seat.number, name=seat.name, account_id=seat.account_id,
-                                        bot_level=seat.bot_level))
-        return table
+        return await table_of_row(row)
 
     async def rematch(self, account: Account, number: int | None = None) -> tuple[Table, bool]:
         """The same game again with the same company: a new table with the old one's game,
@@ -408,6 +386,8 @@ class TableManager:
         if old is None:
             if number in self.tables and self.tables[number].state_name in ("open", "running"):
                 raise TableError("table.rematch_not_over", number=number)
+            if number in self.tables and self.tables[number].state_name == "broken":
+                raise TableError("broken.unavailable", number=number, reason=self.tables[number].broken_reason)
             raise TableError("table.no_such", number=number)
         if old.seat_of(account.id) is None:
             raise TableError("table.rematch_not_player", number=number)
@@ -495,32 +475,48 @@ class TableManager:
             table.watchers.discard(account.id)
             table.masters.discard(account.id)
             self.at_table.pop(account.id, None)
-        # A seated player keeps the seat (and stays "at" the table) while away.
+        elif table.state_name in ("finished", "broken"):
+            self.at_table.pop(account.id, None)  # nothing to come back to
+        # A seated player keeps the seat of a game that goes on (and stays "at" it) while away.
+        self._forget_if_left(table)
 
     # -- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self) -> None:
-        """Rebuild every unfinished table; running ones replay their log from the seed."""
+        """Rebuild every unfinished table; running ones replay their log from the seed. A table
+        that cannot be rebuilt is marked broken (world/broken_tables.py); the others start."""
+        for row in await GameTable.filter(state__in=["open", "running", "broken"]).order_by("id"):
+            if row.state == "broken":
+                self.tables[row.id] = await table_of_row(row)  # for admins' `tables`, and `join`
+                continue
+            try:
+                await self._restore_one(row)
+            except Exception as err:  # noqa: BLE001 - whatever it is, it is this table's alone
+                self.tables[row.id] = await mark_broken(self, row, err)
+
+    async def _restore_one(self, row: GameTable) -> None:
         from .runner import TableRunner
 
-        for row in await GameTable.filter(state__in=["open", "running"]).order_by("id"):
-            engine = registry.get(row.game)
-            if engine is None:
-                log.error("table %d: unknown game %r, left as it is", row.id, row.game)
-                continue
-            table = Table(number=row.id, game_name=row.game, engine=engine, options=row.options,
-                          host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state,
-                          master_name=row.master or "", previous=row.previous)
-            for seat in await Seat.filter(table_id=row.id).order_by("number"):
-                table.seats.append(SeatInfo(number=seat.number, name=seat.name,
-                                            account_id=seat.account_id, bot_level=seat.bot_level))
-                if seat.account_id is not None:
-                    self.at_table[seat.account_id] = row.id
-            self.tables[row.id] = table
+        if registry.get(row.game) is None:
+            raise GameGone(row.game)
+        table = await table_of_row(row)
+        seated = [s.account_id for s in table.seats if s.account_id is not None]
+        self.tables[row.id] = table
+        for account_id in seated:
+            self.at_table[account_id] = row.id
+        try:
             if row.state == "running":
                 entries = await ActionLogEntry.filter(table_id=row.id).order_by("step")
                 table.runner = TableRunner(self, table)
                 await table.runner.replay(entries, row.deadline_at, row.deadline_step, row.paused_seconds)
+        except BaseException:
+            if table.runner is not None:
+                await table.runner.stop()
+            for account_id in seated:
+                if self.at_table.get(account_id) == row.id:
+                    del self.at_table[account_id]
+            self.tables.pop(row.id, None)
+            raise
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):
