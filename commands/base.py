@@ -66,6 +66,7 @@ class Command:
     usage: bool = True  # has a help.usage.<key> line
     completes: tuple[str, ...] = ()  # what the arguments complete to: "player", "table", "command"
     game: str | None = None  # set for verbs that belong to one game
+    secret: bool = False  # its arguments are secrets (passwords): never logged, masked on SSH
 
     @property
     def verbs(self) -> tuple[str, ...]:
@@ -79,11 +80,11 @@ REGISTRY: list[Command] = []
 
 
 def command(key: str, *aliases: str, contexts: frozenset[str] | set[str] = EVERYWHERE,
-            role: str = "player", completes: tuple[str, ...] = (), game: str | None = None
-            ) -> Callable[[Handler], Handler]:
+            role: str = "player", completes: tuple[str, ...] = (), game: str | None = None,
+            secret: bool = False) -> Callable[[Handler], Handler]:
     def wrap(fn: Handler) -> Handler:
         REGISTRY.append(Command(key, tuple(aliases), fn, frozenset(contexts), role,
-                                completes=completes, game=game))
+                                completes=completes, game=game, secret=secret))
         return fn
 
     return wrap

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from tortoise import Tortoise
+from tortoise.exceptions import (DBConnectionError, IntegrityError, NoValuesFetched,
+                                 NotExistOrMultiple, OperationalError, TransactionManagementError)
 
 MODELS = ["world.models"]
 
@@ -22,6 +24,21 @@ ADDED_COLUMNS = [
     ("game_table", "master", "VARCHAR(32)"),
     ("game_table", "previous", "INTEGER"),
 ]
+
+
+def is_storage_failure(exc: BaseException) -> bool:
+    """The database could not do what was asked because of the storage or the connection (disk
+    full, read-only, server gone), not because the request was wrong: retrying later may work."""
+    if isinstance(exc, (IntegrityError, NotExistOrMultiple, NoValuesFetched)):
+        return False
+    if isinstance(exc, (OperationalError, DBConnectionError, TransactionManagementError, OSError)):
+        return True
+    try:  # asyncpg's own errors may reach us untranslated
+        from asyncpg import exceptions as pg
+    except ImportError:  # pragma: no cover - asyncpg is a dependency
+        return False
+    return isinstance(exc, (pg.PostgresConnectionError, pg.InterfaceError, pg.OperatorInterventionError,
+                            pg.InsufficientResourcesError, pg.ReadOnlySQLTransactionError))
 
 
 async def init(url: str, generate: bool = True) -> None:
