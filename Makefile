@@ -25,6 +25,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 	$(BIN)/python bench/coup_bench.py
+	$(BIN)/python bench/logins.py
 
 clean:
 	rm -rf $(VENV) data build *.egg-info

@@ -323,8 +323,10 @@ class Session:
             self.send("login.wait", seconds=int(wait) + 1)
             self.send("login.ask_name")
             return
-        account = await accounts.find(name)
         try:
+            if self.app.checks.full(self.address):
+                raise ChecksBusy()
+            account = await accounts.find(name)
             checked = await self.app.checks.check(self.address, account.password_hash if account else None, line)
         except ChecksBusy:  # not checked, so not counted: the line says to try again in a moment
             self.send("login.busy")

@@ -205,6 +205,8 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         if self.refused or self._throttled(name):
             return False
         checks = self.app.checks
+        if checks.full(self.address):
+            raise ChecksBusy()
         account = await accounts.find(name)  # afresh: it may have been made meanwhile
         if account is None:
             problem = accounts.name_problem(name) or accounts.password_problem(password)

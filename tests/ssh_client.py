@@ -115,7 +115,8 @@ class SSHClient:
 
     async def connect(self, port: int, name: str, password: str | None = None, key: Any = None,
                       term: bool = True, width: int = 80, height: int = 24, host: str = "127.0.0.1",
-                      command: str | None = None, local_address: str | None = None) -> "SSHClient":
+                      command: str | None = None, local_address: str | None = None,
+                      connect_timeout: float = 10) -> "SSHClient":
         """``local_address``: the source address to connect from (see TelnetClient.connect)."""
         self.term = term
         self.conn = await asyncssh.connect(
@@ -124,7 +125,7 @@ class SSHClient:
             local_addr=(local_address, 0) if local_address else None,
             client_keys=[key] if key is not None else None,
             preferred_auth="publickey" if password is None else "password,publickey",
-            known_hosts=None, agent_path=None, config=None, connect_timeout=10)
+            known_hosts=None, agent_path=None, config=None, connect_timeout=connect_timeout)
         self.process = await self.conn.create_process(
             command, term_type="xterm-256color" if term else None,
             term_size=(width, height) if term else None, encoding="utf-8")

@@ -49,10 +49,10 @@ async def telnet(port: int, local: str | None = None) -> TelnetClient:
 
 
 async def telnet_login(port: int, name: str, password: str, local: str | None = None,
-                       create: bool = True) -> TelnetClient:
+                       create: bool = True, timeout: float = 10.0) -> TelnetClient:
     client = TelnetClient(naws=(WIDE, 50))
     await client.connect("127.0.0.1", port, local_address=local)
-    await client.login(name, password, create=create)
+    await client.login(name, password, create=create, timeout=timeout)
     return client
 
 
@@ -275,7 +275,7 @@ async def slow_victim(server_factory, tmp_path: Path, name: str, door: str):
     else:
         await (await connect(first.ssh_port, name, password="victim-pass1")).close()
     assert first.terminate() == 0
-    slow = PasswordHasher(time_cost=200, memory_cost=19456, parallelism=1).hash("victim-pass1")
+    slow = PasswordHasher(time_cost=80, memory_cost=19456, parallelism=1).hash("victim-pass1")  # ~1 s
     with sqlite3.connect(data / "korchma.sqlite3") as db:
         db.execute("UPDATE account SET password_hash = ? WHERE name = ?", (slow, name))
     return server_factory(data_dir=data)
@@ -291,7 +291,8 @@ async def test_a_flood_of_guesses_from_one_address_is_refused_at_once_telnet(ser
         await client.expect(ru("login.ask_password", name="Жертва"))
     for client in guesses:  # all in the same moment
         client.send_line("a-wrong-guess")
-    honest = await telnet_login(port, "Честный", "honest-pass1", OWNER)  # gets in meanwhile
+    # The honest login gets in meanwhile (after one turn: the two workers check the slow guesses).
+    honest = await telnet_login(port, "Честный", "honest-pass1", OWNER, timeout=30)
     outcome = re.compile(f"{re.escape(ru('login.bad_password'))}|{re.escape(ru('login.busy'))}")
     answers = [await client.expect(outcome, timeout=60) for client in guesses]
     # Two checks per address at once (accounts.checks_per_address): the rest are refused unchecked.
@@ -306,7 +307,7 @@ async def test_a_flood_of_guesses_from_one_address_is_refused_at_once_ssh(server
     port = srv.ssh_port
     flood = asyncio.gather(*(attempt(port, "Жертва", "a-wrong-guess", local_address=ATTACKER)
                              for _ in range(FLOOD)))
-    honest, banners = await attempt(port, "Честный", "honest-pass1", local_address=OWNER)
+    honest, banners = await attempt(port, "Честный", "honest-pass1", local_address=OWNER, connect_timeout=30)
     assert honest is not None, banners
     results = await flood
     assert all(client is None for client, _ in results)

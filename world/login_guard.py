@@ -263,12 +263,17 @@ class PasswordChecks:
     def load(self, address: str) -> int:
         return self._load.get(address_key(address), 0)
 
-    async def _run(self, address: str, fn: Callable[..., Any], *args: Any) -> Any:
+    def full(self, address: str) -> bool:
+        """Would a job from ``address`` be refused now? (Asked first, to refuse a guess before
+        any other work, such as reading its account.)"""
         lane = address_key(address)
-        if lane not in self.exempt and self._load.get(lane, 0) >= self.per_address:
+        return (lane not in self.exempt and self._load.get(lane, 0) >= self.per_address) \
+            or self._waiting >= self.queue_max
+
+    async def _run(self, address: str, fn: Callable[..., Any], *args: Any) -> Any:
+        if self.full(address):
             raise ChecksBusy()
-        if self._waiting >= self.queue_max:
-            raise ChecksBusy()
+        lane = address_key(address)
         job = _Job(lane, fn, args, asyncio.get_running_loop().create_future())
         self._lanes.setdefault(lane, deque()).append(job)  # a new lane goes to the end of the turn
         self._load[lane] = self._load.get(lane, 0) + 1
