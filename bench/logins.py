@@ -291,9 +291,10 @@ async def phase_restart(tmp: Path, texts: Texts, args) -> list[str]:
                 check_s.append(secs)
                 return client, got
 
-        t0 = time.perf_counter()
+        cpu0, own0, t0 = second.cpu_seconds(), time.process_time(), time.perf_counter()
         results = await asyncio.gather(*(back(i) for i in range(args.accounts)), return_exceptions=True)
         storm = time.perf_counter() - t0
+        server_cpu, own_cpu = second.cpu_seconds() - cpu0, time.process_time() - own0
         welcomed = sum(1 for r in results if not isinstance(r, BaseException) and r[1] == 0)
         failed = [r for r in results if isinstance(r, BaseException) or r[1] != 0]
         for r in results:
@@ -313,6 +314,7 @@ async def phase_restart(tmp: Path, texts: Texts, args) -> list[str]:
         lines.append(f"    each: connect to the password prompt p50 {ms(statistics.median(prompt_s))}, "
                      f"max {ms(max(prompt_s))}; password to welcome p50 {ms(statistics.median(check_s))}, "
                      f"max {ms(max(check_s))}")
+        lines.append(f"    CPU meanwhile: the server {server_cpu:.2f} s (all threads), this bench {own_cpu:.2f} s")
         lines.append(f"    baseline: argon2 check {cost * 1000:.1f} ms CPU here x {args.accounts} / {workers} workers "
                      f"= {cost * args.accounts / workers:.2f} s of hashing; one login alone {ms(one_total)} "
                      f"(password to welcome {ms(one)})")

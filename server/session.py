@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from commands import dispatch
 from commands.base import split_args
 from commands.parser import is_secret_line
-from world import accounts, db
+from world import accounts, db, login_guard
 from world.i18n import normalize_lang, t
 from world.log_redact import secret_scope
 from world.login_guard import ChecksBusy
@@ -348,7 +348,8 @@ class Session:
         one (counted in memory, so since the server started at the most)."""
         count, addresses = failures
         if count and self.account is not None and not self.closed:
-            self.send("login.failures", count=count, addresses=addresses)
+            many = addresses >= login_guard.SPREAD_WARNING  # no more are told apart
+            self.send("login.failures_many" if many else "login.failures", count=count, addresses=addresses)
 
     def _too_many_new_accounts(self) -> bool:
         wait = self.app.creations.wait_left(self.address)

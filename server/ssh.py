@@ -229,7 +229,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         else:
             checked = await checks.check(self.address, account.password_hash, password)
             if not checked.ok:
-                self.app.throttle.failed(name, self.address)
+                self.app.throttle.failed(account.name, self.address)
                 self._banner("login.bad_password")
                 return False
             if checked.new_hash is not None:

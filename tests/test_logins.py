@@ -258,6 +258,42 @@ async def test_guesses_from_one_address_never_lock_the_owner_out_ssh(server_fact
     await owner.close()
 
 
+async def test_a_name_guessed_from_many_addresses_is_not_locked_and_its_owner_is_told(server_factory):
+    srv = server_factory(LOCKOUT)
+    many = login_guard.SPREAD_WARNING
+    addresses = [f"127.0.20.{i + 1}" for i in range(many)]
+    await (await telnet_login(srv.telnet_port, "Публичный", "owner-pass1", OWNER)).close()
+    await (await connect(srv.ssh_port, "Известный", password="owner-pass2")).close()
+
+    async def telnet_guess(address: str) -> None:
+        thief = await telnet(srv.telnet_port, address)
+        thief.send_line("Публичный")
+        await thief.expect(ru("login.ask_password", name="Публичный"))
+        thief.send_line("a-guess")
+        await thief.expect(ru("login.bad_password"), timeout=20)
+        await thief.close()
+
+    async def ssh_guess(address: str) -> None:
+        refused, banners = await attempt(srv.ssh_port, "Известный", "a-guess", local_address=address,
+                                         connect_timeout=30)
+        assert refused is None and ru("login.bad_password") in banners, banners
+
+    # A guess from each of many addresses, on telnet for one name and on SSH for the other; then
+    # each owner logs in at once through the other door, and is told.
+    await asyncio.gather(*(telnet_guess(a) for a in addresses), *(ssh_guess(a) for a in addresses))
+    told = ru("login.failures_many", count=many, addresses=many)
+    ssh_owner, banners = await attempt(srv.ssh_port, "Публичный", "owner-pass1", local_address=OWNER, width=WIDE)
+    assert ssh_owner is not None, banners
+    await ssh_owner.expect(told)
+    telnet_owner = await telnet_login(srv.telnet_port, "Известный", "owner-pass2", OWNER, create=False)
+    await telnet_owner.expect(told)
+    for client in (ssh_owner, telnet_owner):
+        await client.close()
+    log = srv.log()
+    for name in ("Публичный", "Известный"):
+        assert f"failed logins as {name} from {many} or more addresses" in log
+
+
 # -- password checks are bounded and fair -------------------------------------------------------
 
 # A victim whose stored hash takes seconds to check (argon2 with many passes, written into the

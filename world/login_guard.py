@@ -33,10 +33,10 @@ log = logging.getLogger("korchma.logins")
 # Failures on one name from this many addresses make one warning in the log (per name, until its
 # failures are forgotten): a guess spread over many addresses, for the admins to know about.
 SPREAD_WARNING = 20
-# Addresses remembered per name for that count (beyond it: "at least this many").
-SPREAD_KEPT = 64
 # Entries kept per book before the least recently failed go, whatever their age: a flood of
-# names from many addresses costs at most this much memory (a few hundred bytes an entry).
+# names from many addresses costs at most this much memory (about 250 bytes an entry). The
+# per-name book (only for telling owners and warning admins) keeps a tenth of that, each with
+# at most SPREAD_WARNING addresses.
 MAX_ENTRIES = 100_000
 
 
@@ -56,12 +56,12 @@ def address_key(address: str) -> str:
 # -- the throttle ------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Failures:
     count: int = 0
     blocked_until: float = 0.0
     last: float = 0.0
-    addresses: set[str] = field(default_factory=set)  # only in the per-name book
+    addresses: set[str] | None = None  # only in the per-name book
     warned: bool = False
 
 
@@ -128,8 +128,8 @@ class LoginThrottle:
 
     def __post_init__(self) -> None:
         forget = max(self.forget, self.backoff_max)
-        self.by_pair, self.by_address, self.by_name = (_Book(forget, self.limit), _Book(forget, self.limit),
-                                                       _Book(forget, self.limit))
+        self.by_pair, self.by_address = _Book(forget, self.limit), _Book(forget, self.limit)
+        self.by_name = _Book(forget, max(1, self.limit // 10))
 
     @staticmethod
     def _now(clock: float | None) -> float:
@@ -160,7 +160,9 @@ class LoginThrottle:
     def _spread(self, key: str, name: str, addr: str, t: float) -> None:
         entry = self.by_name.add(key, t)
         entry.count += 1
-        if len(entry.addresses) < SPREAD_KEPT:
+        if entry.addresses is None:
+            entry.addresses = set()
+        if len(entry.addresses) < SPREAD_WARNING:
             entry.addresses.add(addr)
         if len(entry.addresses) >= SPREAD_WARNING and not entry.warned:
             entry.warned = True
@@ -169,12 +171,13 @@ class LoginThrottle:
 
     def succeeded(self, name: str, address: str, clock: float | None = None) -> tuple[int, int]:
         """Forget this name's failures from this address. Returns the name's failures from
-        anywhere since its last success (failures, addresses), to tell the owner."""
+        anywhere since its last success (failures, addresses; at most SPREAD_WARNING of
+        those are told apart), to tell the owner."""
         t = self._now(clock)
         key = name_key(name)
         self.by_pair.pop((key, address_key(address)), t)
         spread = self.by_name.pop(key, t)
-        return (spread.count, len(spread.addresses)) if spread is not None else (0, 0)
+        return (spread.count, len(spread.addresses or ())) if spread is not None else (0, 0)
 
 
 # -- argon2 ----------------------------------------------------------------------------------
