@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from argon2 import PasswordHasher
 
+from tests.conftest import TEST_CONFIG, ServerProcess, merge_toml
 from tests.fsfault import small_disk  # noqa: F401  (the fixture)
 from tests.ssh_client import attempt, connect
 from tests.telnet_client import NAME_PROMPT, WELCOME, TelnetClient
@@ -152,6 +153,29 @@ async def test_full_disk_during_login_and_password_change_leaks_nothing_ssh(smal
     for client in (newbie, changer):
         await client.close()
     assert_failed_quietly(srv.log(), small_disk.path)
+
+
+async def test_debug_log_holds_no_password_and_no_hash(tmp_path):
+    """At --log-level DEBUG the ORM logs every query with its values: hashes are cut from them."""
+    config = tmp_path / "debug.toml"
+    config.write_text(merge_toml(TEST_CONFIG, ""))
+    (tmp_path / "data").mkdir()
+    srv = ServerProcess(data_dir=tmp_path / "data", config=config, extra=["--log-level", "DEBUG"]).start()
+    try:
+        client = await telnet_login(srv.telnet_port, "Отладчик", "debugsecret1")
+        client.send_line("password debugsecret1 debugsecret2")
+        await client.expect(ru("password.changed"))
+        await client.close()
+        ssh = await connect(srv.ssh_port, "Отладчик", password="debugsecret2", width=WIDE)
+        ssh.send_line("пароль debugsecret2 debugsecret3")
+        await ssh.expect(ru("password.changed"))
+        await ssh.close()
+    finally:
+        srv.terminate()
+    log = srv.log()
+    assert "tortoise.db_client" in log and "password_hash" in log  # the queries were logged
+    for secret in ("debugsecret1", "debugsecret2", "debugsecret3", "$argon2id$v=19$"):
+        assert secret not in log, secret
 
 
 # -- no secret in any log: two look-alike names at the same moment --------------------------------
