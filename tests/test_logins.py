@@ -464,4 +464,11 @@ async def test_check_queue_takes_addresses_in_turn_and_bounds_each():
     # a0 was running already; then each address in turn, not first come first served.
     assert hasher.order == ["a0", "a1", "b0", "c0", "a2"]
     assert checks.load("10.0.0.1") == 0
+    # A job whose client left before its turn is dropped, and frees its place.
+    first = asyncio.ensure_future(checks.hash("10.0.0.1", "d0"))
+    gone = asyncio.ensure_future(checks.hash("10.0.0.2", "e0"))
+    await asyncio.sleep(0)
+    gone.cancel()
+    await first
+    assert gone.cancelled() and checks.load("10.0.0.2") == 0 and "e0" not in hasher.order
     checks.close()

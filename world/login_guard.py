@@ -286,8 +286,9 @@ class PasswordChecks:
             return await job.future
         except asyncio.CancelledError:
             if not job.started:  # gone before its turn (the client left): drop it now
-                self._lanes.get(lane, deque()).remove(job)
-                if not self._lanes.get(lane, True):
+                jobs = self._lanes[lane]  # a job not started is still in its lane
+                jobs.remove(job)
+                if not jobs:
                     del self._lanes[lane]
                 self._waiting -= 1
                 self._release(lane)
