@@ -17,6 +17,7 @@ import asyncio
 import ipaddress
 import logging
 import os
+import threading
 import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +39,7 @@ SPREAD_WARNING = 20
 # per-name book (only for telling owners and warning admins) keeps a tenth of that, each with
 # at most SPREAD_WARNING addresses.
 MAX_ENTRIES = 100_000
+WARM_UP = "warm-up"  # what each hashing thread hashes first (PasswordChecks._warm)
 
 
 def address_key(address: str) -> str:
@@ -301,10 +303,31 @@ class PasswordChecks:
         else:
             self._load.pop(lane, None)
 
+    def _start_pool(self) -> ThreadPoolExecutor:
+        """The threads, each with its argon2 memory made at once (see _warm)."""
+        pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="argon2")
+        together = threading.Barrier(self.workers, timeout=5)
+        for _ in range(self.workers):  # FIFO: these run before any real job
+            pool.submit(self._warm, together)
+        return pool
+
+    def _warm(self, together: threading.Barrier) -> None:
+        """Hash twice in each thread, all threads in step. glibc serves argon2's memory (19 MiB)
+        with mmap the first time, then, having raised its threshold, from the thread's arena,
+        where it is kept for that thread's next hash. Done here for every thread, the hashing
+        memory (workers x argon2 memory) is taken once at the first login, not a little more
+        with each new burst of logins, and never again."""
+        for _ in range(2):
+            try:
+                together.wait()
+            except threading.BrokenBarrierError:
+                return
+            self.hasher.hash(WARM_UP)
+
     def _pump(self) -> None:
         loop = asyncio.get_running_loop()
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="argon2")
+            self._pool = self._start_pool()
         while self._running < self.workers and self._lanes:
             lane, jobs = next(iter(self._lanes.items()))
             job = jobs.popleft()
