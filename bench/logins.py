@@ -314,7 +314,8 @@ async def phase_restart(tmp: Path, texts: Texts, args) -> list[str]:
         lines.append(f"    each: connect to the password prompt p50 {ms(statistics.median(prompt_s))}, "
                      f"max {ms(max(prompt_s))}; password to welcome p50 {ms(statistics.median(check_s))}, "
                      f"max {ms(max(check_s))}")
-        lines.append(f"    CPU meanwhile: the server {server_cpu:.2f} s (all threads), this bench {own_cpu:.2f} s")
+        lines.append(f"    CPU meanwhile: the server {server_cpu:.2f} s (all threads; {server_cpu / storm:.2f} cores "
+                     f"on average), this bench {own_cpu:.2f} s")
         lines.append(f"    baseline: argon2 check {cost * 1000:.1f} ms CPU here x {args.accounts} / {workers} workers "
                      f"= {cost * args.accounts / workers:.2f} s of hashing; one login alone {ms(one_total)} "
                      f"(password to welcome {ms(one)})")
