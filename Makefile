@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
 	$(BIN)/python bench/coup_bench.py
 	$(BIN)/python bench/soak_tables.py
+	$(BIN)/python bench/logins.py
 
 clean:
 	rm -rf $(VENV) data build *.egg-info

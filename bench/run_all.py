@@ -89,6 +89,8 @@ class LoginTexts:
         self.ask_name = self._plain(login["ask_name"])
         self.ask_new_password = self._plain(login["ask_new_password"])[:24]
         self.ask_confirm = self._plain(login["ask_confirm"])
+        self.ask_password = self._plain(login["ask_password"].split("{", 1)[0])
+        self.bad_password = self._plain(login["bad_password"])
         self.welcome = self._plain(login["welcome"].split("{", 1)[0])
         menu = login.get("encoding_menu")
         self.encoding_menu = self._plain(menu)[:20] if menu else ENCODING_MENU
@@ -105,9 +107,10 @@ def unique_names(prefix: str, n: int) -> list[str]:
 
 # -- clients ------------------------------------------------------------------------------------
 
-async def korchma_prompt(port: int, texts: LoginTexts, timeout: float = 30.0) -> TelnetClient:
+async def korchma_prompt(port: int, texts: LoginTexts, timeout: float = 30.0,
+                         local_addr: str | None = None) -> TelnetClient:
     """Connect, negotiate (refuse all but NAWS), answer the encoding menu: stop at the name prompt."""
-    client = await connect(HOST, port, mccp=MCCP)
+    client = await connect(HOST, port, local_addr=local_addr, mccp=MCCP)
     try:
         if await client.expect(texts.encoding_menu, texts.ask_name, timeout=timeout) == 0:
             client.send_line("1")

@@ -177,7 +177,9 @@ class TelnetClient(asyncio.Protocol):
             self.transport.close()
 
 
-async def connect(host: str, port: int, **kw) -> TelnetClient:
+async def connect(host: str, port: int, local_addr: str | None = None, **kw) -> TelnetClient:
+    """``local_addr``: connect from this address (127.x.y.z on Linux: another visitor)."""
     loop = asyncio.get_running_loop()
-    _, proto = await loop.create_connection(lambda: TelnetClient(**kw), host, port)
+    _, proto = await loop.create_connection(lambda: TelnetClient(**kw), host, port,
+                                            local_addr=(local_addr, 0) if local_addr else None)
     return proto

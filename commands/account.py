@@ -1,10 +1,12 @@
 """Account commands: SSH keys (keys add/list/remove) and the password."""
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from world import accounts
-from world.models import SshKey
+from world import accounts, db
+from world.login_guard import ChecksBusy
+from world.models import Account, SshKey
 
 from .base import CommandError, Ctx, command
 
@@ -12,6 +14,7 @@ ADD = frozenset({"add", "добавить", "додати", "+"})
 LIST = frozenset({"list", "список", "ls"})
 REMOVE = frozenset({"remove", "delete", "del", "rm", "удалить", "видалити", "-"})
 MAX_KEYS = 20
+log = logging.getLogger("korchma.commands")
 
 @command("keys", "key", "ключи", "ключ", "ключі")
 async def keys(ctx: Ctx) -> None:
@@ -71,7 +74,8 @@ async def _remove(ctx: Ctx, arg: str) -> None:
 async def password(ctx: Ctx) -> None:
     """`password` asks for the old and the new password with hidden input (a telnet client
     echoes a typed command line, so the passwords are best not typed on one); `password OLD NEW`
-    does it at once (SSH masks that line)."""
+    does it at once (SSH masks that line). The session keeps both forms out of the log
+    (``secret=True``, PasswordDialog.secret)."""
     if not ctx.args:
         ctx.session.dialog = PasswordDialog()
         ctx.reply("password.ask_old")
@@ -92,21 +96,38 @@ async def _check_old(session: Any, old: str) -> None:
     wait = throttle.wait_left(account.name, session.address)
     if wait > 0:
         raise CommandError("login.wait", seconds=int(wait) + 1)
-    if not await accounts.check_password(account.password_hash, old):
+    try:
+        checked = await session.app.checks.check(session.address, account.password_hash, old)
+    except ChecksBusy:
+        raise CommandError("login.busy") from None
+    if not checked.ok:
         throttle.failed(account.name, session.address)
         raise CommandError("password.wrong")
 
 
 async def _change(session: Any, new: str) -> None:
+    """Store the new hash; the account in memory changes only once the database has it, so a
+    failed write leaves the old password working everywhere."""
     account = session.account
-    account.password_hash = await accounts.off_loop(accounts.hash_password, new)
-    await account.save(update_fields=["password_hash"])
+    try:
+        new_hash = await session.app.checks.hash(session.address, new)
+        await Account.filter(id=account.id).update(password_hash=new_hash)
+    except ChecksBusy:
+        raise CommandError("login.busy") from None
+    except Exception as exc:
+        if not db.is_storage_failure(exc):
+            raise
+        log.warning("the new password of %s was not stored: %s", account.name, exc)
+        raise CommandError("password.not_saved") from None
+    account.password_hash = new_hash
     session.send("password.changed")
 
 
 class PasswordDialog:
     """The old password, the new one, the new one again; each typed with echo off. An empty
     line cancels; any refusal ends the dialogue with its reason."""
+
+    secret = True  # every line it takes is a password: the session never logs them
 
     def __init__(self) -> None:
         self.step, self.new = "old", ""

@@ -66,7 +66,7 @@ class Command:
     usage: bool = True  # has a help.usage.<key> line
     completes: tuple[str, ...] = ()  # what the arguments complete to: "player", "table", "command"
     game: str | None = None  # set for verbs that belong to one game
-    secret: bool = False  # its arguments are secrets: kept as typed (not cleaned as player text)
+    secret: bool = False  # its arguments are secrets (passwords): kept as typed, never logged, masked on SSH
 
     @property
     def verbs(self) -> tuple[str, ...]:

@@ -89,6 +89,25 @@ def _all_verbs(commands: Iterable[Command]) -> dict[str, Command]:
     return table
 
 
+def secret_verbs() -> frozenset[str]:
+    """The folded verbs of every command whose arguments are secrets (``secret=True``)."""
+    from . import load_all  # noqa: F401  (registers every command once)
+
+    if _SECRET_VERBS[0] != len(REGISTRY):
+        _SECRET_VERBS[:] = [len(REGISTRY), frozenset(fold_verb(v) for c in REGISTRY if c.secret for v in c.verbs)]
+    return _SECRET_VERBS[1]
+
+
+_SECRET_VERBS: list = [-1, frozenset()]
+
+
+def is_secret_line(line: str, min_prefix: int = 1) -> bool:
+    """Does ``line`` call a secret command: its verb (at least ``min_prefix`` letters) starts one
+    of their verbs, as a command's unique start does. Errs on the side of secrecy."""
+    verb = fold_verb(split_verb(line)[0]) if line.strip() else ""
+    return len(verb) >= min_prefix and any(v.startswith(verb) for v in secret_verbs())
+
+
 def split_verb(line: str) -> tuple[str, str]:
     line = line.strip()
     if line[:1] in SHORTCUTS:

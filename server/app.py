@@ -6,7 +6,7 @@ import logging
 import signal
 from typing import Any
 
-from world import accounts, db
+from world import accounts, db, log_redact, login_guard
 from world.hub import World
 from world.messages import msg
 from world.models import Account, InboxItem
@@ -24,8 +24,8 @@ class App:
         self.config = config
         self.world = World(config)
         acc = config.section("accounts")
-        self.throttle = accounts.LoginThrottle(int(acc["login_attempts"]), float(acc["login_backoff"]),
-                                               float(acc["login_backoff_max"]))
+        log_redact.install()  # no password in any log record, whoever logs it
+        self.throttle, self.checks = login_guard.from_config(acc)
         self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
                                                 float(acc["new_accounts_window"]),
                                                 frozenset(acc["new_accounts_exempt"]))

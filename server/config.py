@@ -24,10 +24,19 @@ DEFAULTS: dict[str, Any] = {
         "login_attempts": 5,
         "login_backoff": 5,
         "login_backoff_max": 300,
+        "login_forget": 3600,
         "login_timeout": 60,
         "new_accounts_per_address": 3,
         "new_accounts_window": 3600,
         "new_accounts_exempt": ["127.0.0.1", "::1"],
+        # argon2id (OWASP's first choice; see docs/decisions.md "Logins"): KiB, passes, lanes.
+        "argon2_memory": 19456,
+        "argon2_time": 2,
+        "argon2_lanes": 1,
+        "hash_workers": 0,  # 0: one per CPU core this process may use
+        "checks_per_address": 2,
+        "checks_exempt": ["127.0.0.1", "::1"],
+        "checks_queued_max": 1000,
     },
     "limits": {
         "max_line": 2000,

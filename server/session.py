@@ -12,8 +12,12 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from commands import dispatch
-from world import accounts
+from commands.base import split_args
+from commands.parser import is_secret_line
+from world import accounts, db, login_guard
 from world.i18n import normalize_lang, t
+from world.log_redact import secret_scope
+from world.login_guard import ChecksBusy
 from world.messages import Msg, msg
 from world.models import Account
 from world.text import clean_controls
@@ -24,6 +28,9 @@ if TYPE_CHECKING:
     from .app import App
 
 log = logging.getLogger("korchma.session")
+
+# Login states whose line is a password: never logged (world/log_redact.py).
+SECRET_STATES = frozenset({"password", "new_password", "confirm"})
 
 ENCODINGS = {"1": "utf-8", "2": "cp1251", "3": "koi8-r", "utf-8": "utf-8", "utf8": "utf-8",
              "cp1251": "cp1251", "windows-1251": "cp1251", "koi8-r": "koi8-r", "koi8r": "koi8-r",
@@ -59,6 +66,20 @@ class FloodGuard:
         self.warned = False
         self.tokens = float(self.burst)
         return "mute"
+
+
+async def store_rehash(account: Account, new_hash: str) -> None:
+    """Store a hash re-made with today's argon2 parameters. Not storing it is no reason to refuse
+    the login: the old hash still works, and the next login tries again."""
+    try:
+        await Account.filter(id=account.id).update(password_hash=new_hash)
+    except Exception as exc:
+        if not db.is_storage_failure(exc):
+            raise
+        log.warning("the re-made password hash of %s was not stored: %s", account.name, exc)
+        return
+    account.password_hash = new_hash
+    log.info("password hash of %s re-made with the current argon2 parameters", account.name)
 
 
 class Session:
@@ -144,27 +165,67 @@ class Session:
             return
         line = clean_controls(raw).strip()  # the rest of the cleaning is the commands' (not passwords)
         async with self.lock:
-            try:
-                if self.account is None:
-                    await self.login_step(line)
-                elif self.dialog is not None:
-                    await self.dialog(self, line)
-                else:
-                    verdict = self.flood.check()
-                    if verdict == "muted":
-                        return
-                    if verdict == "mute":
-                        self.send("input.flood_muted", seconds=int(self.flood.mute_seconds))
-                        return
-                    if verdict == "warn":
-                        self.send("input.flood_warning")
-                    if line:
-                        await dispatch(self, line)
-            except Exception:  # a bug must not kill the session or show a traceback
-                log.exception("command failed: %r", line)
-                self.send("error.internal")
+            whole, words = self.secrets_in(line)
+            if whole:
+                whole += (raw,)
+            with secret_scope(*whole, words=words):
+                await self._handle(line, secret=bool(whole))
         if not self.closed:
             self.send_prompt()
+
+    def secrets_in(self, line: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What in ``line`` is secret: (whole secrets, words). A password typed at a login
+        prompt or into a dialogue that asks for one (``dialog.secret``) is secret whole; so is
+        a line of a secret command (``password OLD NEW``, any start of its verbs), word by word."""
+        if self.account is None:
+            secret = self.login_state in SECRET_STATES
+        elif self.dialog is not None:
+            secret = bool(getattr(self.dialog, "secret", False))
+        else:
+            if not is_secret_line(line):
+                return (), ()
+            rest = line.strip().partition(" ")[2]
+            return (line, line.strip(), rest), tuple(rest.split()) + tuple(split_args(rest))
+        return ((line, line.strip()), ()) if secret else ((), ())
+
+    async def _handle(self, line: str, secret: bool) -> None:
+        try:
+            if self.account is None:
+                await self.login_step(line)
+            elif self.dialog is not None:
+                await self.dialog(self, line)
+            else:
+                verdict = self.flood.check()
+                if verdict == "muted":
+                    return
+                if verdict == "mute":
+                    self.send("input.flood_muted", seconds=int(self.flood.mute_seconds))
+                    return
+                if verdict == "warn":
+                    self.send("input.flood_warning")
+                if line:
+                    await dispatch(self, line)
+        except Exception as exc:  # a bug must not kill the session or show a traceback
+            # Name the line only when it holds no secret (the traceback is redacted anyway).
+            shown = "(a line with a secret, not shown)" if secret else repr(line)
+            if db.is_storage_failure(exc):
+                log.warning("storage failure (%s: %s) on a line of %s: %s", type(exc).__name__, exc,
+                            self.who(), shown)
+                self.send("error.storage")
+            else:
+                log.exception("command failed: %s", shown)
+                self.send("error.internal")
+            if self.account is None and not self.closed:  # the login starts again, from the name
+                self.restart_login()
+                self.send("login.ask_name")
+
+    def restart_login(self) -> None:
+        self.login_state = "name"
+        self.pending_password = ""
+        self.set_echo(True)
+
+    def who(self) -> str:
+        return self.account.name if self.account is not None else f"{self.address}, not logged in"
 
     # -- login (telnet asks in the session; SSH authenticates before) --------------------
 
@@ -256,21 +317,39 @@ class Session:
     async def _login_password(self, line: str) -> None:
         self.set_echo(True)
         name = self.pending_name
+        self.login_state = "name"  # whatever happens now, the next line is a name again
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
-            self.login_state = "name"
             self.send("login.wait", seconds=int(wait) + 1)
             self.send("login.ask_name")
             return
-        account = await accounts.find(name)
-        if account is None or not await accounts.check_password(account.password_hash, line):
+        try:
+            if self.app.checks.full(self.address):
+                raise ChecksBusy()
+            account = await accounts.find(name)
+            checked = await self.app.checks.check(self.address, account.password_hash if account else None, line)
+        except ChecksBusy:  # not checked, so not counted: the line says to try again in a moment
+            self.send("login.busy")
+            self.send("login.ask_name")
+            return
+        if account is None or not checked.ok:
             self.app.throttle.failed(name, self.address)
-            self.login_state = "name"
             self.send("login.bad_password")
             self.send("login.ask_name")
             return
-        self.app.throttle.succeeded(name, self.address)
+        if checked.new_hash is not None:
+            await store_rehash(account, checked.new_hash)
+        failures = self.app.throttle.succeeded(name, self.address)
         await self.app.logged_in(self, account)
+        self.tell_failures(failures)
+
+    def tell_failures(self, failures: tuple[int, int]) -> None:
+        """Tell the owner, just logged in, of the failed logins on the account since the last
+        one (counted in memory, so since the server started at the most)."""
+        count, addresses = failures
+        if count and self.account is not None and not self.closed:
+            many = addresses >= login_guard.SPREAD_WARNING  # no more are told apart
+            self.send("login.failures_many" if many else "login.failures", count=count, addresses=addresses)
 
     def _too_many_new_accounts(self) -> bool:
         wait = self.app.creations.wait_left(self.address)
@@ -284,19 +363,25 @@ class Session:
     async def _create_account(self) -> None:
         name, password = self.pending_name, self.pending_password
         self.pending_password = ""
+        self.login_state = "name"
         if self._too_many_new_accounts():
             return
-        if await accounts.find(name) is not None:  # somebody took it meanwhile
-            self.login_state = "name"
+        try:
+            if await accounts.find(name) is not None:  # somebody took it meanwhile
+                raise accounts.NameTaken(name)
+            password_hash = await self.app.checks.hash(self.address, password)
+            account = await accounts.create(name, password_hash, self.lang,
+                                            self.app.config.section("accounts")["admins"],
+                                            self.encoding if self.encoding_known else None)
+        except accounts.NameTaken:
             self.send("account.name_taken")
             self.send("login.ask_name")
             return
-        account = await accounts.create(name, password, self.lang,
-                                        self.app.config.section("accounts")["admins"])
+        except ChecksBusy:
+            self.send("login.busy")
+            self.send("login.ask_name")
+            return
         self.app.creations.record(self.address)
-        if self.encoding_known:
-            account.encoding = self.encoding
-            await account.save(update_fields=["encoding"])
         self.send("login.created", name=account.name)
         await self.app.logged_in(self, account)
 

@@ -55,15 +55,17 @@ from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.styles import Style
 
-from commands.parser import SHORTCUTS, available, resolve
-from world import accounts
+from commands.parser import SHORTCUTS, available, is_secret_line, resolve
+from world import accounts, db
 from world.i18n import strip_marks, t
+from world.log_redact import secret_scope
+from world.login_guard import ChecksBusy
 from world.messages import Msg, msg
 from world.models import Account
 from world.text import clean
 
 from .connections import Ticket, normalize_address
-from .session import Session
+from .session import Session, store_rehash
 from .startup import StartupError, one_line, os_reason
 
 if TYPE_CHECKING:
@@ -77,9 +79,6 @@ log = logging.getLogger("korchma.ssh")
 
 PROMPT = "> "
 HISTORY_SIZE = 50
-# Verbs of the password command (commands/account.py): their arguments are masked on screen and
-# kept out of history.
-PASSWORD_VERBS = frozenset({"password", "пароль", "passwd"})
 # TERM values that cannot show colour; anything else that names a terminal can.
 MONO_TERMS = frozenset({"", "dumb", "unknown", "vt52", "vt100", "vt102", "vt220", "vt320", "vt420"})
 
@@ -166,6 +165,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         self.created = False
         self.ticket: Ticket | None = None
         self.refuse_timer: asyncio.TimerHandle | None = None
+        self.failures = (0, 0)  # failed logins on the account since its last one (to tell it)
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -252,9 +252,27 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         return True
 
     async def validate_password(self, username: str, password: str) -> bool:
-        name = username.strip()
+        # The password stays out of every log record made while it is checked (world/log_redact.py).
+        with secret_scope(password):
+            try:
+                return await self._validate_password(username.strip(), password)
+            except ChecksBusy:  # not checked, so not counted
+                self._banner("login.busy")
+            except Exception as exc:
+                if not db.is_storage_failure(exc):
+                    log.exception("SSH password login of %r failed", username)
+                    self._banner("error.internal")
+                else:
+                    log.warning("storage failure (%s: %s) in the SSH login of %r", type(exc).__name__, exc, username)
+                    self._banner("error.storage")
+            return False
+
+    async def _validate_password(self, name: str, password: str) -> bool:
         if self.refused or self._throttled(name):
             return False
+        checks = self.app.checks
+        if checks.full(self.address):
+            raise ChecksBusy()
         account = await accounts.find(name)  # afresh: it may have been made meanwhile
         if account is None:
             problem = accounts.name_problem(name) or accounts.password_problem(password)
@@ -265,19 +283,23 @@ class KorchmaSSHServer(asyncssh.SSHServer):
             if wait > 0:
                 self._banner("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
                 return False
+            password_hash = await checks.hash(self.address, password)
             try:
-                account = await accounts.create(name, password, self.app.config.server["default_language"],
+                account = await accounts.create(name, password_hash, self.app.config.server["default_language"],
                                                 self.app.config.section("accounts")["admins"])
-            except Exception:  # the same name made at the same moment by someone else
-                log.info("could not create account %r over SSH", name, exc_info=True)
+            except accounts.NameTaken:  # the same name made at the same moment by someone else
                 self._banner("account.name_taken")
                 return False
             self.created = True
             self.app.creations.record(self.address)
-        elif not await accounts.check_password(account.password_hash, password):
-            self.app.throttle.failed(name, self.address)
-            self._banner("login.bad_password")
-            return False
+        else:
+            checked = await checks.check(self.address, account.password_hash, password)
+            if not checked.ok:
+                self.app.throttle.failed(account.name, self.address)
+                self._banner("login.bad_password")
+                return False
+            if checked.new_hash is not None:
+                await store_rehash(account, checked.new_hash)
         self.account = account
         return True
 
@@ -290,14 +312,14 @@ class KorchmaSSHServer(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         if self.account is not None:
-            self.app.throttle.succeeded(self.account.name, self.address)
+            self.failures = self.app.throttle.succeeded(self.account.name, self.address)
             log.info("SSH login: %s from %s%s", self.account.name, self.address,
                      " (new account)" if self.created else "")
 
     def session_requested(self) -> "SSHSession":
         assert self.account is not None
         created, self.created = self.created, False
-        return SSHSession(self.app, self.address, self.account, created)
+        return SSHSession(self.app, self.address, self.account, created, self.failures)
 
 
 # -- prompt_toolkit plumbing shared by every session --------------------------------------
@@ -417,9 +439,9 @@ class ChannelStdout:
 
 
 def _is_password_line(text: str) -> bool:
-    """The password command, or a start of it long enough to be one (commands take prefixes)."""
-    verb = text.lstrip().split(" ", 1)[0].casefold()
-    return len(verb) >= 4 and any(full.startswith(verb) for full in PASSWORD_VERBS)
+    """A secret command (``password``: commands/account.py), or a start of it long enough to be
+    one (commands take prefixes): its arguments are masked on screen and kept out of history."""
+    return is_secret_line(text, min_prefix=4)
 
 
 def _mask(text: str) -> str:
@@ -531,10 +553,12 @@ class SSHSession(Session, asyncssh.SSHServerSession):
     kind = "ssh"
     newline = "\n"  # turned into \r\n by the terminal output, kept as \n for scripts
 
-    def __init__(self, app: "App", address: str, account: Account, created: bool = False) -> None:
+    def __init__(self, app: "App", address: str, account: Account, created: bool = False,
+                 failures: tuple[int, int] = (0, 0)) -> None:
         Session.__init__(self, app, address)
         self._auth_account = account
         self._created = created
+        self._failures = failures
         self._chan: Any = None
         self._command: str | None = None
         self._pty = False
@@ -617,6 +641,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
             if self._created:
                 self.send("login.created", name=self._auth_account.name)
             await self.app.logged_in(self, self._auth_account)
+            self.tell_failures(self._failures)
             if self._command is not None:
                 for line in self._command.splitlines():
                     if self.closed:

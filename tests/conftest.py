@@ -24,6 +24,7 @@ class ServerProcess:
     data_dir: Path
     config: Path
     extra: list[str] = field(default_factory=list)
+    log_dir: Path | None = None  # where the server's log goes (default: the data folder)
     proc: subprocess.Popen | None = None
     telnet_port: int = 0
     ssh_port: int = 0
@@ -35,7 +36,7 @@ class ServerProcess:
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, self.nofile))
 
     def start(self, timeout: float = 30.0) -> "ServerProcess":
-        self.log_path = self.data_dir / f"server-{int(time.time() * 1000)}.log"
+        self.log_path = (self.log_dir or self.data_dir) / f"server-{int(time.time() * 1000)}.log"
         log = self.log_path.open("w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server", "serve", "--config", str(ROOT / "config.toml"),
@@ -99,12 +100,12 @@ def server_factory(tmp_path):
     """Start servers with extra config TOML appended to config.toml; all stopped at the end."""
     started: list[ServerProcess] = []
 
-    def make(extra_toml: str = "", data_dir: Path | None = None) -> ServerProcess:
+    def make(extra_toml: str = "", data_dir: Path | None = None, log_dir: Path | None = None) -> ServerProcess:
         data = data_dir or (tmp_path / "data")
         data.mkdir(exist_ok=True)
         cfg = tmp_path / f"config-{len(started)}.toml"
         cfg.write_text(merge_toml(TEST_CONFIG, extra_toml))
-        srv = ServerProcess(data_dir=data, config=cfg)
+        srv = ServerProcess(data_dir=data, config=cfg, log_dir=log_dir)
         started.append(srv)
         return srv.start()
 

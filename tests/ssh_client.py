@@ -88,8 +88,19 @@ class Screen:
         return ["".join(line).rstrip() for line in self.lines]
 
 
+class _Banners(asyncssh.SSHClient):
+    """Keeps the authentication banners the server sends (why a login was refused)."""
+
+    def __init__(self, into: list[str]) -> None:
+        self.into = into
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.into.append(msg)
+
+
 class SSHClient:
     def __init__(self) -> None:
+        self.banners: list[str] = []  # authentication banners, also when the login is refused
         self.conn: asyncssh.SSHClientConnection | None = None
         self.process: Any = None
         self.term = True
@@ -104,13 +115,17 @@ class SSHClient:
 
     async def connect(self, port: int, name: str, password: str | None = None, key: Any = None,
                       term: bool = True, width: int = 80, height: int = 24, host: str = "127.0.0.1",
-                      command: str | None = None) -> "SSHClient":
+                      command: str | None = None, local_address: str | None = None,
+                      connect_timeout: float = 10) -> "SSHClient":
+        """``local_address``: the source address to connect from (see TelnetClient.connect)."""
         self.term = term
         self.conn = await asyncssh.connect(
             host, port, username=name, password=password,
+            client_factory=lambda: _Banners(self.banners),
+            local_addr=(local_address, 0) if local_address else None,
             client_keys=[key] if key is not None else None,
             preferred_auth="publickey" if password is None else "password,publickey",
-            known_hosts=None, agent_path=None, config=None, connect_timeout=10)
+            known_hosts=None, agent_path=None, config=None, connect_timeout=connect_timeout)
         self.process = await self.conn.create_process(
             command, term_type="xterm-256color" if term else None,
             term_size=(width, height) if term else None, encoding="utf-8")
@@ -227,3 +242,13 @@ async def connect(port: int, name: str, password: str | None = None, key: Any = 
     """Log in as ``name`` by password or by ``key`` (an asyncssh private key) and open a session
     (with a pty of ``width`` columns when ``term``). Raises asyncssh.PermissionDenied if refused."""
     return await SSHClient().connect(port, name, password=password, key=key, term=term, width=width, **kwargs)
+
+
+async def attempt(port: int, name: str, password: str, **kwargs: Any) -> tuple[SSHClient | None, str]:
+    """Try to log in: (the client, or None if refused; the banners the server sent, joined)."""
+    client = SSHClient()
+    try:
+        await client.connect(port, name, password=password, **kwargs)
+    except asyncssh.PermissionDenied:
+        return None, "\n".join(client.banners)
+    return client, "\n".join(client.banners)

@@ -81,11 +81,14 @@ class TelnetClient:
 
     # -- connection ---------------------------------------------------------------------
 
-    async def connect(self, host: str, port: int) -> "TelnetClient":
+    async def connect(self, host: str, port: int, local_address: str | None = None) -> "TelnetClient":
+        """``local_address``: the source address to connect from (e.g. 127.0.0.2: on Linux every
+        127.x.y.z reaches a server on 127.0.0.1), to be another visitor."""
         import codecs
 
         self._decoder = codecs.getincrementaldecoder(self.encoding)("replace")
-        self.reader, self.writer = await asyncio.open_connection(host, port)
+        self.reader, self.writer = await asyncio.open_connection(
+            host, port, local_addr=(local_address, 0) if local_address else None)
         self._task = asyncio.get_running_loop().create_task(self._read_loop())
         return self
 

@@ -7,7 +7,7 @@ from commands.base import split_args
 from commands.names import match_name
 from commands.parser import resolve, split_verb
 from server.render import layout, visible_width
-from world import accounts
+from world import accounts, login_guard
 from world.i18n import t
 from world.text import clean
 
@@ -38,28 +38,30 @@ def test_names_unique_without_case_and_lookalikes():
 
 
 def test_passwords_are_argon2():
-    stored = accounts.hash_password("секрет")
-    assert stored.startswith("$argon2")
-    assert accounts.verify_password(stored, "секрет")
-    assert not accounts.verify_password(stored, "секреТ")
-    assert not accounts.verify_password(None, "x")
+    hasher = login_guard.Hasher()
+    stored = hasher.hash("секрет")
+    assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert hasher.check(stored, "секрет") == login_guard.Checked(True)
+    assert not hasher.check(stored, "секреТ").ok
+    assert not hasher.check(None, "x").ok
 
 
 def test_login_throttle_grows():
-    th = accounts.LoginThrottle(attempts=5, backoff=5, backoff_max=300)
+    th = login_guard.LoginThrottle(attempts=5, backoff=5, backoff_max=300)
     for _ in range(4):
         th.failed("Vasya", "1.2.3.4", clock=100.0)
     assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 0
     th.failed("Vasya", "1.2.3.4", clock=100.0)
-    assert th.wait_left("Vasya", "9.9.9.9", clock=100.0) == 5  # by name, from anywhere
+    assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 5
+    assert th.wait_left("Vasya", "9.9.9.9", clock=100.0) == 0  # the owner elsewhere is not held up
     assert th.wait_left("Other", "1.2.3.4", clock=100.0) == 5  # by address, any name
     th.failed("Vasya", "1.2.3.4", clock=100.0)
     assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 10
     for _ in range(20):
         th.failed("Vasya", "1.2.3.4", clock=100.0)
     assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 300
-    th.succeeded("Vasya", "1.2.3.4")
-    assert th.wait_left("Vasya", "1.2.3.4", clock=100.0) == 0
+    assert th.succeeded("Vasya", "1.2.3.4", clock=100.0) == (26, 1)
+    assert th.wait_left("Other", "1.2.3.4", clock=100.0) == 300  # the address keeps its count
 
 
 def test_durations():

@@ -1,18 +1,14 @@
-"""Accounts: names, passwords (argon2), login throttling, bans, SSH keys."""
+"""Accounts: names, creation, bans, SSH keys. Passwords and the login throttle: world/login_guard.py."""
 from __future__ import annotations
 
-import asyncio
 import base64
 import hashlib
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
+from tortoise.exceptions import IntegrityError
 
 from .models import NAME_LENGTH, Account, Ban, SshKey
 
@@ -28,7 +24,6 @@ _LOOKALIKE = str.maketrans({
     "_": "-",
 })
 
-_hasher = PasswordHasher()
 UTC = timezone.utc
 
 
@@ -58,35 +53,6 @@ _BOT_PREFIXES = tuple(name_key(p) for p in ("бот-", "bot-"))
 _BOT_NUMBER = re.compile(r"(bot|бот)\d+")
 
 
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
-
-
-def verify_password(stored: str | None, password: str) -> bool:
-    if not stored:
-        return False
-    try:
-        return _hasher.verify(stored, password)
-    except (VerificationError, InvalidHashError):
-        return False
-
-
-_argon2_pool: ThreadPoolExecutor | None = None
-
-
-async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
-    """Run an argon2 hash or check on one worker thread: each takes ~100 ms and 64 MiB, so the
-    event loop stays responsive for everyone else and memory stays bounded."""
-    global _argon2_pool
-    if _argon2_pool is None:
-        _argon2_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argon2")
-    return await asyncio.get_running_loop().run_in_executor(_argon2_pool, fn, *args)
-
-
-async def check_password(stored: str | None, password: str) -> bool:
-    return await off_loop(verify_password, stored, password)
-
-
 def _stored_key(name: str) -> str | None:
     """``name``'s key, or None when no account or ban can have it: longer than the column holds,
     and the ORM refuses to even run a query with it."""
@@ -99,11 +65,22 @@ async def find(name: str) -> Account | None:
     return await Account.get_or_none(name_key=key) if key is not None else None
 
 
-async def create(name: str, password: str, lang: str, admins: list[str]) -> Account:
+class NameTaken(Exception):
+    """Somebody made an account with this name (or one folding to the same key) meanwhile."""
+
+
+async def create(name: str, password_hash: str, lang: str, admins: list[str],
+                 encoding: str | None = None) -> Account:
+    """A new account. Two people may ask for names with one key at the same moment (each saw it
+    free): the database's unique key decides, and the second one gets :class:`NameTaken`."""
     role = "admin" if name_key(name) in {name_key(a) for a in admins} else "player"
-    password_hash = await off_loop(hash_password, password)
-    return await Account.create(name=name, name_key=name_key(name), lang=lang,
-                                password_hash=password_hash, role=role)
+    try:
+        return await Account.create(name=name, name_key=name_key(name), lang=lang,
+                                    password_hash=password_hash, role=role, encoding=encoding)
+    except IntegrityError:
+        if await find(name) is None:  # some other constraint: not a name clash
+            raise
+        raise NameTaken(name) from None
 
 
 def password_problem(password: str) -> str | None:
@@ -123,45 +100,6 @@ async def sync_admin_role(account: Account, admins: list[str]) -> None:
     elif not listed and account.role == "admin":
         account.role = "player"
         await account.save(update_fields=["role"])
-
-
-@dataclass
-class _Failures:
-    count: int = 0
-    blocked_until: float = 0.0
-
-
-@dataclass
-class LoginThrottle:
-    """After ``attempts`` failures for a name or from an address, a wait that doubles each time."""
-
-    attempts: int = 5
-    backoff: float = 5.0
-    backoff_max: float = 300.0
-    by_name: dict[str, _Failures] = field(default_factory=dict)
-    by_address: dict[str, _Failures] = field(default_factory=dict)
-
-    def wait_left(self, name: str | None, address: str, clock: float | None = None) -> float:
-        t = time.monotonic() if clock is None else clock
-        waits = [self.by_address.get(address, _Failures()).blocked_until - t]
-        if name:
-            waits.append(self.by_name.get(name_key(name), _Failures()).blocked_until - t)
-        return max(0.0, *waits)
-
-    def failed(self, name: str | None, address: str, clock: float | None = None) -> None:
-        t = time.monotonic() if clock is None else clock
-        entries = [self.by_address.setdefault(address, _Failures())]
-        if name:
-            entries.append(self.by_name.setdefault(name_key(name), _Failures()))
-        for entry in entries:
-            entry.count += 1
-            if entry.count >= self.attempts:
-                extra = entry.count - self.attempts
-                entry.blocked_until = t + min(self.backoff * (2 ** extra), self.backoff_max)
-
-    def succeeded(self, name: str, address: str) -> None:
-        self.by_name.pop(name_key(name), None)
-        self.by_address.pop(address, None)
 
 
 @dataclass

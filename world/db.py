@@ -14,7 +14,7 @@ from typing import Any
 
 import asyncpg
 from tortoise import Tortoise, connections
-from tortoise.exceptions import BaseORMException
+from tortoise.exceptions import BaseORMException, IntegrityError, NoValuesFetched, NotExistOrMultiple
 from tortoise.transactions import in_transaction
 
 log = logging.getLogger("korchma.db")
@@ -44,6 +44,20 @@ ADDED_COLUMNS = [
     ("game_table", "master", "VARCHAR(32)"),
     ("game_table", "previous", "INTEGER"),
 ]
+
+
+def is_storage_failure(exc: BaseException) -> bool:
+    """The database could not do what was asked because of the storage or the connection (disk
+    full, read-only, server gone), not because the request was wrong (a name already taken, a row
+    that is not there, a bad query): retrying later may work."""
+    if not isinstance(exc, STORAGE_ERRORS):
+        return False
+    if isinstance(exc, (IntegrityError, NotExistOrMultiple, NoValuesFetched)):
+        return False
+    if isinstance(exc, asyncpg.PostgresError):  # asyncpg's own errors may reach us untranslated
+        return isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError,
+                                asyncpg.InsufficientResourcesError, asyncpg.ReadOnlySQLTransactionError))
+    return True
 
 
 async def init(url: str, generate: bool = True) -> None:
