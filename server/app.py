@@ -111,7 +111,8 @@ class App:
         account.last_login = accounts.now()
         if session.encoding_known and account.encoding != session.encoding:
             account.encoding = session.encoding
-        await account.save(update_fields=["last_login", "encoding"])
+        await self._best_effort(account.save(update_fields=["last_login", "encoding"]),
+                                "the login of %s", account.name)
         session.account = account
         session.apply_account_settings(account)
         session.login_state = "ready"
@@ -134,7 +135,20 @@ class App:
         session.send("inbox.missed_header", n=len(items))
         for item in items:
             session.send(item.key, **item.params)
-        await InboxItem.filter(id__in=[i.id for i in items]).update(delivered=True)
+        # Not stored: they are shown once more at the next login, which beats not letting in.
+        await self._best_effort(InboxItem.filter(id__in=[i.id for i in items]).update(delivered=True),
+                                "the inbox of %s as read", account.name)
+
+    @staticmethod
+    async def _best_effort(write: Any, what: str, *args: Any) -> None:
+        """A write a login can live without (the time of the last login, messages marked as read):
+        a storage problem is logged and the player gets in all the same."""
+        try:
+            await write
+        except Exception as exc:
+            if not db.is_storage_failure(exc):
+                raise
+            log.warning("storage failure: could not store " + what + " (%s)", *args, exc)
 
     async def logged_out(self, session: Any) -> None:
         last = self.world.disconnected(session)

@@ -155,6 +155,31 @@ async def test_full_disk_during_login_and_password_change_leaks_nothing_ssh(smal
     assert_failed_quietly(srv.log(), small_disk.path)
 
 
+async def test_a_full_disk_does_not_keep_players_out(small_disk, server_factory, tmp_path):
+    """Storing the time of a login, or that missed messages were read, is no reason to turn a
+    player away: with the disk full, existing players still log in on both doors and play."""
+    srv = server_factory(data_dir=small_disk.path, log_dir=tmp_path)
+    first = await telnet_login(srv.telnet_port, "Первая", "firstpw1")
+    second = await connect(srv.ssh_port, "Второй", password="secondpw2", width=WIDE)
+    await second.expect(ru("login.welcome", name="Второй"))
+    await first.close()
+    second.send_line("tell Первая ждёт-во-входящих")
+    await second.expect(ru("tell.kept", name="Первая"))
+    await second.close()
+    small_disk.fill()
+    first = await telnet_login(srv.telnet_port, "Первая", "firstpw1", create=False)
+    await first.expect("ждёт-во-входящих")  # shown, though it cannot be marked as read now
+    second = await connect(srv.ssh_port, "Второй", password="secondpw2", width=WIDE)
+    await second.expect(ru("login.welcome", name="Второй"))
+    first.send_line("say всё ещё здесь")
+    await second.expect("всё ещё здесь")
+    small_disk.free()
+    for client in (first, second):
+        await client.close()
+    log = srv.log()
+    assert "storage failure: could not store the login of" in log and "Traceback" not in log
+
+
 async def test_debug_log_holds_no_password_and_no_hash(tmp_path):
     """At --log-level DEBUG the ORM logs every query with its values: hashes are cut from them."""
     config = tmp_path / "debug.toml"
