@@ -18,6 +18,9 @@ from .names import account_name
 # `roles` at a table of a game other than Mafia: what that game's module shows (game name ->
 # function of ctx and table); a game without one shows its rules.
 ROLE_LISTS: dict[str, Any] = {}
+# What a game checks before its table may start (game name -> function of the table that raises
+# CommandError): Mafia's sign-up choices against the players who sat down after them.
+START_CHECKS: dict[str, Any] = {}
 
 GAME_ALIASES = {"торги": "bids", "bid": "bids", "аукцион": "bids",
                 "переворот": "coup", "coup": "coup",
@@ -150,6 +153,10 @@ async def leave(ctx: Ctx) -> None:
 
 @command("start", "начать", "старт", "почати", contexts={TABLE})
 async def start(ctx: Ctx) -> None:
+    table = ctx.table
+    check = START_CHECKS.get(table.game_name) if table is not None and table.state_name == "open" else None
+    if check is not None:
+        check(table)
     await run_table_op(ctx, ctx.world.tables.start(ctx.account))
 
 

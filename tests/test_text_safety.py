@@ -7,6 +7,7 @@ over telnet and SSH against one server process shared by the module.
 """
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import re
@@ -313,6 +314,7 @@ async def test_mafia_labels_cannot_pass_for_a_role_a_player_or_the_master(tavern
         for label, role in (("Д0ктор", "mafia.classic_role.doctor"), ("д о к т о р", "mafia.classic_role.doctor"),
                             ("Мирный  житель", "mafia.classic_role.townsman"), ("Г0рец", "mafia.public.highlander"),
                             ("Настоящий Горец", "mafia.public.highlander"), ("Босс", "mafia.role_name.boss")):
+            await asyncio.sleep(0.3)  # a person's pace: the flood guard allows 5 commands a second
             anna.send_line(f"класс {label}")
             shown = " ".join(label.split())
             await anna.expect(text("ru", "title.like_role", title=shown, role=text("ru", role)), timeout=10)
@@ -322,6 +324,7 @@ async def test_mafia_labels_cannot_pass_for_a_role_a_player_or_the_master(tavern
         latin_a = "A" + anna_name[1:]  # Latin A, the rest Cyrillic
         boris.send_line(f"class {latin_a}")
         await boris.expect(text("en", "title.like_player", title=latin_a, name=anna_name), timeout=10)
+        await asyncio.sleep(1)
         anna.send_line("класс Мастер Йода")
         await anna.expect(text("ru", "title.like_staff", title="Мастер Йода", name="Мастер"), timeout=10)
         anna.send_line("класс " + "я" * 33)
@@ -333,6 +336,7 @@ async def test_mafia_labels_cannot_pass_for_a_role_a_player_or_the_master(tavern
         boris.send_line("class Кoт Бегемoт")  # Latin o: the same label
         await boris.expect(text("en", "mafia.cmd.class_taken", name="Кот Бегемот", player=anna_name), timeout=10)
 
+        await asyncio.sleep(1)
         anna.send_line("боты 3")
         await anna.expect("За стол садятся 3 бота", timeout=10)
         after = len(anna.gmcp_messages)
@@ -343,3 +347,32 @@ async def test_mafia_labels_cannot_pass_for_a_role_a_player_or_the_master(tavern
     finally:
         await anna.close()
         await boris.close()
+
+
+async def test_a_label_that_a_later_player_s_name_looks_like_stops_the_start(tavern):
+    """A label is checked against the players seated when it is chosen, and again at `start`
+    against those who sat down after: the host hears whose choice it is, on either door."""
+    anna_name, vika_name = unique("Анна"), unique("Вика")
+    anna = await log_in(tavern.telnet_port, anna_name, naws=(250, 50))
+    vika = await connect(tavern.ssh_port, vika_name, password="secret1", width=250)
+    try:
+        await vika.expect(text("ru", "login.welcome", name=vika_name))
+        number = await open_table(anna, "открыть мафия")
+        anna.send_line(f"класс {vika_name}")  # nobody of that name at the table yet
+        await anna.expect(text("ru", "mafia.cmd.class_set", name=vika_name), timeout=10)
+        vika.send_line(f"сесть {number}")
+        await vika.expect("Вы садитесь")
+        anna.send_line("боты 3")
+        await anna.expect("За стол садятся 3 бота", timeout=10)
+        anna.send_line("начать")
+        await anna.expect(text("ru", "title.clash_at_start", title=vika_name, owner=anna_name, name=vika_name),
+                          timeout=10)
+        anna.send_line("класс -")
+        await anna.expect(text("ru", "mafia.cmd.class_cleared"), timeout=10)
+        vika.send_line(f"класс {anna_name}")  # the other way round: refused at once
+        await vika.expect(text("ru", "title.like_player", title=anna_name, name=anna_name), timeout=10)
+        anna.send_line("начать")
+        await vika.expect(f"Мастер начинает игру за столом {number}", timeout=20)
+    finally:
+        await anna.close()
+        await vika.close()

@@ -19,7 +19,7 @@ from world.text import clean_line
 from world.titles import index, title_key, title_problem
 
 from ..base import TABLE, CommandError, Ctx, command
-from ..table import run_table_op
+from ..table import START_CHECKS, run_table_op
 from .mafia import GAME
 
 NONE_WORDS = {"-", "нет", "none", "ні", "сброс", "reset", "clear"}
@@ -76,6 +76,21 @@ def signup_problem(name: str, signup: dict[str, str], seat: int, seat_names: lis
                 title_key(chosen) == key or (listed is not None and P.public_key_of(chosen) == listed)):
             return ("mafia.cmd.class_taken", {"name": chosen, "player": player})
     return None
+
+
+def check_signup_at_start(table: Any) -> None:
+    """A choice made before another player sat down may look like that player's name: the
+    table does not start until its owner chooses again (CommandError naming both)."""
+    names = [s.name for s in table.seats]
+    for owner, chosen in (table.options.get("signup") or {}).items():
+        if owner not in names or not isinstance(chosen, str):
+            continue
+        problem = signup_problem(chosen, {}, names.index(owner), names)
+        if problem is not None and problem[0] == "title.like_player":
+            raise CommandError("title.clash_at_start", title=chosen, owner=owner, name=problem[1]["name"])
+
+
+START_CHECKS[GAME] = check_signup_at_start
 
 
 def signup_items(table: Any) -> list[Any]:
@@ -135,4 +150,4 @@ async def class_(ctx: Ctx) -> None:
                                         name=P.public_title(listed, name)), exclude=[ctx.account.id])
 
 
-__all__ = ["normalize_public", "signup_problem", "signup_items", "label_roles", "class_", "NONE_WORDS"]
+__all__ = ["normalize_public", "signup_problem", "check_signup_at_start", "signup_items", "label_roles", "class_", "NONE_WORDS"]
