@@ -13,9 +13,16 @@ from games.base import MASTER, SPECTATOR, Event
 
 from .messages import Msg, msg
 from .presenters import present_params, present_status, present_view
+from .waits import WaitsAsSeen
 
 if TYPE_CHECKING:
     from .runner import TableRunner
+
+
+def view_key(view: Any) -> str:
+    """A view as text: what a viewer was sent, kept to compare (the engines' views may share
+    lists with the state, so a kept dict could change under us)."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
 
 
 class TableOutput:
@@ -30,14 +37,33 @@ class TableOutput:
         self.waits: dict[int, tuple[str, int]] = {}
         self.acted_at: dict[int, int] = {}  # seat -> the step it last acted at (the runner fills it)
         self.awaiting_sent: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
+        # GMCP View dedupe: per session, the last view sent (``view_key`` of the payload). A view
+        # goes out only when it changed for that viewer: a resend of an unchanged view would
+        # tell that something happened that the viewer may not see (a queued Coup challenge).
+        self.views_sent: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
+        self.seen = WaitsAsSeen()
+        self._views: tuple[Any, int, dict[int, tuple[dict[str, Any], str]]] = (None, -1, {})
 
     @property
     def engine(self) -> Any:
         return self.table.engine
 
+    def view(self, viewer: int) -> tuple[dict[str, Any], str]:
+        """(the view of ``viewer`` now, its ``view_key``): made once per step, for the status
+        lines, the GMCP View and its dedupe alike (a view is only read, never changed)."""
+        game, step, views = self._views
+        if game is not self.table.game or step != self.table.step:
+            views = {}
+            self._views = (self.table.game, self.table.step, views)
+        made = views.get(viewer)
+        if made is None:
+            view = self.engine.view(self.table.game, viewer)
+            made = views[viewer] = (view, view_key(view))
+        return made
+
     # -- events ---------------------------------------------------------------------------------
 
-    def _recipients(self, event: Event) -> tuple[list[int], list[int]]:
+    def recipients(self, event: Event) -> tuple[list[int], list[int]]:
         """(seats that may see it, watchers that may see it)."""
         table = self.table
         seats = [s.number for s in table.seats if event.audience.includes(s.number)]
@@ -50,7 +76,7 @@ class TableOutput:
     async def send_events(self, events: list[Event]) -> None:
         table = self.table
         for event in events:
-            seats, watchers = self._recipients(event)
+            seats, watchers = self.recipients(event)
             message = Msg(event.key, self.render_params(event.params))
             online: list[int] = []
             for number in seats:
@@ -93,53 +119,74 @@ class TableOutput:
 
     def send_status(self) -> None:
         """After every change, each seated player (and watcher) online gets the game's status
-        line(s) from its own view, if the game's presenter has one."""
+        line(s) from its own view, if the game's presenter has one. Whom they see awaited is
+        what they may know of (``WaitsAsSeen``), so a secret answer prints nothing."""
         table = self.table
-        awaiting = self.engine.awaiting(table.game)
+        awaited = self._note_step()
         viewers = [(s.account_id, s.number) for s in table.seats if s.account_id is not None]
         viewers += [(w, None) for w in table.watchers]
         for account_id, number in viewers:
             if not self.world.is_online(account_id) or self.manager.at_table.get(account_id) != table.number:
                 continue
-            view = self.engine.view(table.game, SPECTATOR if number is None else number)
-            for message in present_status(table, view, number, self.runner.deadline, awaiting):
+            viewer = SPECTATOR if number is None else number
+            view, _ = self.view(viewer)
+            for message in present_status(table, view, number, self.runner.deadline,
+                                          self.seen.awaited(viewer, awaited)):
                 self.world.deliver(account_id, message)
+
+    def _note_step(self) -> frozenset[int]:
+        """Tell ``seen`` what every viewer who may read text sees now; the seats awaited."""
+        table = self.table
+        waits = self.engine.awaiting(table.game)
+        awaited = frozenset(a.seat for a in waits)
+        windows = frozenset(a.window for a in waits)
+        viewers = [s.number for s in table.seats if s.account_id is not None] + [SPECTATOR]
+        for viewer in viewers:
+            self.seen.update(viewer, self.view(viewer)[1], awaited, windows)
+        return awaited
 
     # -- GMCP -----------------------------------------------------------------------------------
 
     def send_awaiting(self) -> None:
-        """GMCP: each seated player's view and what the game waits for from them.
+        """GMCP: each seated player's view and what the game waits for from them; watchers get
+        the spectator view, the Masters the Master's.
 
-        The view goes out after every change; the Awaiting only when it differs from the last one
-        that session got, and it carries ``since``, the step its wait began at."""
+        A session gets a View only when it differs from the last one it got (a new session gets
+        the current one once), and an Awaiting only when it differs from the last one it got; the
+        Awaiting carries ``since``, the step its wait began at."""
         table = self.table
         awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
         for seat in table.seats:
             if seat.account_id is None or not self.world.is_online(seat.account_id):
                 continue
             sessions = self.world.sessions_of([seat.account_id])
-            view = self.engine.view(table.game, seat.number)
             wait = awaited.get(seat.number)
             legal = self.engine.legal(table.game, seat.number) if wait else []
             deadline = self.runner.deadline.isoformat() if (wait and self.runner.deadline) else None
             awaiting = {"table": table.number, "seat": seat.number,
                         "kind": wait.kind if wait else None, "legal": legal, "deadline": deadline,
                         "since": self.wait_since(seat.number, wait.kind if wait else None, legal, deadline)}
+            self._send_view(sessions, seat.number)
             for session in sessions:
-                session.gmcp("Korchma.Game.View", {"table": table.number, "seat": seat.number, "view": view})
                 if self.awaiting_sent.get(session) != awaiting:
                     self.awaiting_sent[session] = awaiting
                     session.gmcp("Korchma.Game.Awaiting", awaiting)
-        watchers = self.world.sessions_of(table.watchers - table.masters)
-        if watchers:
-            public = {"table": table.number, "seat": None, "view": self.engine.view(table.game, SPECTATOR)}
-            for session in watchers:
-                session.gmcp("Korchma.Game.View", public)
-        masters = self.world.sessions_of(table.masters)
-        if masters:
-            everything = {"table": table.number, "seat": "master", "view": self.engine.view(table.game, MASTER)}
-            for session in masters:
-                session.gmcp("Korchma.Game.View", everything)
+        self._send_view(self.world.sessions_of(table.watchers - table.masters), SPECTATOR)
+        self._send_view(self.world.sessions_of(table.masters), MASTER)
+
+    def _send_view(self, sessions: list[Any], viewer: int) -> None:
+        """The View of ``viewer`` (a seat, SPECTATOR or MASTER) to each of ``sessions`` whose last
+        View was another one (or none)."""
+        if not sessions:
+            return
+        seat: Any = None if viewer == SPECTATOR else "master" if viewer == MASTER else viewer
+        view, key = self.view(viewer)
+        key = f"{self.table.number}:{seat}:{key}"
+        payload = {"table": self.table.number, "seat": seat, "view": view}
+        for session in sessions:
+            if self.views_sent.get(session) != key:
+                self.views_sent[session] = key
+                session.gmcp("Korchma.Game.View", payload)
 
     def wait_since(self, seat: int, kind: str | None, legal: list[Any], deadline: str | None) -> int:
         """The step this seat's current wait began at: a wait goes on while its choices and clock
@@ -153,18 +200,27 @@ class TableOutput:
 
     # -- on request -----------------------------------------------------------------------------
 
-    def view_for(self, account_id: int) -> dict[str, Any]:
+    def viewer_of(self, account_id: int) -> int:
+        """The view an account gets here: the Master's, its seat's, or the spectator's."""
         if account_id in self.table.masters:
-            return self.engine.view(self.table.game, MASTER)
+            return MASTER
         number = self.table.seat_of(account_id)
-        return self.engine.view(self.table.game, SPECTATOR if number is None else number)
+        return SPECTATOR if number is None else number
+
+    def view_for(self, account_id: int) -> dict[str, Any]:
+        return self.view(self.viewer_of(account_id))[0]
 
     def show_view(self, account_id: int) -> None:
-        """Send the current view (hand, scores, what is pending and until when) to an account."""
-        if self.table.game is None:
+        """Send the current view (hand, scores, what is pending and until when) to an account:
+        the text, and the GMCP View to each of its sessions that does not have it yet (one that
+        came in just now, or started watching)."""
+        table = self.table
+        if table.game is None:
             return
-        number = self.table.seat_of(account_id)
-        view = self.view_for(account_id)
-        for message in present_view(self.table, view, number, self.runner.deadline,
-                                    self.engine.awaiting(self.table.game)):
+        viewer = self.viewer_of(account_id)
+        view, _ = self.view(viewer)
+        awaited = frozenset(a.seat for a in self.engine.awaiting(table.game))
+        for message in present_view(table, view, table.seat_of(account_id), self.runner.deadline,
+                                    self.seen.awaited(viewer, awaited)):
             self.world.deliver(account_id, message)
+        self._send_view(self.world.sessions_of([account_id]), viewer)
