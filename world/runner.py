@@ -16,7 +16,7 @@ import asyncio
 import logging
 import random
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from games.base import Awaiting, Event, RuleError
 from tortoise.transactions import in_transaction
@@ -109,11 +109,16 @@ class TableRunner:
 
     # -- the one way in: an action from a seat ----------------------------------------------
 
-    async def act(self, seat: int, action: dict[str, Any], by: str = "player") -> None:
-        """Apply, log and commit, then speak. Raises RuleError for an illegal action."""
+    async def act(self, seat: int, action: dict[str, Any], by: str = "player",
+                  check: Callable[[], None] | None = None) -> None:
+        """Apply, log and commit, then speak. Raises RuleError for an illegal action. ``check``
+        runs first, under the lock, and may refuse with a RuleError (a person's answer: is it
+        for the question open now? See TableOutput.check_answer)."""
         async with self.lock:
             if self.stopped or not self.table.running:
                 raise RuleError("table.error.not_running")
+            if check is not None:
+                check()
             await self._act_locked(seat, action, by)
 
     async def _act_locked(self, seat: int, action: dict[str, Any], by: str) -> None:

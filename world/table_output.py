@@ -6,17 +6,22 @@ step it has logged; nothing here changes the game.
 from __future__ import annotations
 
 import json
+import logging
+import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from games.base import MASTER, SPECTATOR, Event
+from games.base import MASTER, SPECTATOR, Awaiting, Event, RuleError
 
 from .messages import Msg, msg
 from .presenters import present_params, present_status, present_view
-from .waits import WaitsAsSeen
+from .presenters.questions import question_now
+from .waits import Answer, WaitBook, WaitsAsSeen
 
 if TYPE_CHECKING:
     from .runner import TableRunner
+
+log = logging.getLogger("korchma.runner")
 
 
 def view_key(view: Any) -> str:
@@ -42,6 +47,9 @@ class TableOutput:
         # tell that something happened that the viewer may not see (a queued Coup challenge).
         self.views_sent: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
         self.seen = WaitsAsSeen()
+        # Each seat's question and its id (GMCP Awaiting ``wait``), and the guard that keeps an
+        # answer to the question it was typed for.
+        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]))
         self._views: tuple[Any, int, dict[int, tuple[dict[str, Any], str]]] = (None, -1, {})
 
     @property
@@ -156,16 +164,21 @@ class TableOutput:
         Awaiting carries ``since``, the step its wait began at."""
         table = self.table
         awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
+        now = time.monotonic()
         for seat in table.seats:
-            if seat.account_id is None or not self.world.is_online(seat.account_id):
+            if seat.account_id is None:
                 continue
-            sessions = self.world.sessions_of([seat.account_id])
             wait = awaited.get(seat.number)
             legal = self.engine.legal(table.game, seat.number) if wait else []
+            question = self._question(seat.number, wait, legal)
+            wait_id = self.book.note(seat.number, question, wait.window if wait else "", table.step, now)
+            if not self.world.is_online(seat.account_id):
+                continue
+            sessions = self.world.sessions_of([seat.account_id])
             deadline = self.runner.deadline.isoformat() if (wait and self.runner.deadline) else None
-            awaiting = {"table": table.number, "seat": seat.number,
-                        "kind": wait.kind if wait else None, "legal": legal, "deadline": deadline,
-                        "since": self.wait_since(seat.number, wait.kind if wait else None, legal, deadline)}
+            awaiting = {"table": table.number, "seat": seat.number, "kind": wait.kind if wait else None,
+                        "legal": legal, "deadline": deadline, "wait": wait_id,
+                        "since": self.wait_since(seat.number, question, deadline)}
             self._send_view(sessions, seat.number)
             for session in sessions:
                 if self.awaiting_sent.get(session) != awaiting:
@@ -188,15 +201,45 @@ class TableOutput:
                 self.views_sent[session] = key
                 session.gmcp("Korchma.Game.View", payload)
 
-    def wait_since(self, seat: int, kind: str | None, legal: list[Any], deadline: str | None) -> int:
-        """The step this seat's current wait began at: a wait goes on while its choices and clock
-        stay the same and the seat has not acted."""
-        key = json.dumps([kind, legal, deadline, self.acted_at.get(seat)], sort_keys=True, default=str)
+    def wait_since(self, seat: int, question: str | None, deadline: str | None) -> int:
+        """The step this seat's current wait began at: a wait goes on while its question (see
+        ``_question``) and its clock stay the same."""
+        key = f"{question}|{deadline}|{self.acted_at.get(seat)}"
         known = self.waits.get(seat)
         if known is None or known[0] != key:
             known = (key, self.table.step)
             self.waits[seat] = known
         return known[1]
+
+    # -- the question an answer is for ------------------------------------------------------------
+
+    def _question(self, seat: int, wait: Awaiting | None, legal: list[Any]) -> str | None:
+        """What ``seat`` is asked now, as text (None: nothing): the kind of wait, the engine's
+        window, the legal actions and when it last acted; not the clock (more time is the same
+        question)."""
+        if wait is None:
+            return None
+        return json.dumps([wait.kind, wait.window, legal, self.acted_at.get(seat)], sort_keys=True, default=str)
+
+    def check_answer(self, seat: int, answer: Answer) -> None:
+        """Under the table's lock, just before a person's action applies: a RuleError saying which
+        question is open now when ``answer`` was not for it (``WaitBook.refusal``)."""
+        game = self.table.game
+        wait = next((a for a in self.engine.awaiting(game) if a.seat == seat), None)
+        now = time.monotonic()
+        question = self._question(seat, wait, self.engine.legal(game, seat) if wait else [])
+        self.book.note(seat, question, wait.window if wait else "", self.table.step, now)
+        if not self.book.refusal(seat, answer, now):
+            return
+        log.info("table %d: seat %d's %r was for another question (wait %s named, %s open)",
+                 self.table.number, seat, answer.verb, answer.wait, answer.for_wait)
+        if wait is None:
+            raise RuleError("waits.closed", typed=answer.verb)
+        now_line, hint = question_now(self.table, self.view(seat)[0], seat)
+        raise RuleError("waits.other_question", typed=answer.verb, now=now_line, hint=hint)
+
+    def answer_taken(self, seat: int, answer: Answer) -> None:
+        self.book.taken(seat, answer)
 
     # -- on request -----------------------------------------------------------------------------
 
