@@ -304,7 +304,9 @@ async def test_a_challenge_queued_behind_priority_tells_the_priority_seat_nothin
     await first.expect(SAYS[door]["end"])
     before = hand_text(first.text, SAYS[door]["header"], SAYS[door]["end"])
     assert "Vera" in before
-    await guest.settle(0.2)
+    # The watcher has the View of the claim (the last change before the challenge).
+    await guest.wait_for(lambda: any(name == "Korchma.Game.View" and data["view"].get("stage") == "challenge_action"
+                                     for name, data in guest.gmcp_messages))
     marks = (len(first.text), len(getattr(first, "gmcp_messages", [])), len(guest.gmcp_messages))
 
     second.send_line("challenge" if other == "ssh" else "вызов")

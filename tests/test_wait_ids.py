@@ -214,7 +214,7 @@ def test_the_guard_rule_case_by_case(case):
         answer = Answer(action=action, verb=verb, **extra)
         assert book.refusal(0, answer, now) is (not taken), (case, args)
         if taken:
-            book.taken(0, answer)
+            book.taken(0, answer, now)
 
 
 def test_the_same_question_keeps_its_id_while_the_clock_moves():

@@ -239,7 +239,7 @@ class TableOutput:
         raise RuleError("waits.other_question", typed=answer.verb, now=now_line, hint=hint)
 
     def answer_taken(self, seat: int, answer: Answer) -> None:
-        self.book.taken(seat, answer)
+        self.book.taken(seat, answer, time.monotonic())
 
     # -- on request -----------------------------------------------------------------------------
 

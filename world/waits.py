@@ -62,8 +62,8 @@ class Answer:
     """A game command from a person: the action (as JSON), the verb typed, the wait it names (a
     GMCP client's ``Korchma.Game.Command``) if any, and whether the account's client reads
     Korchma's GMCP (``scripted``: it is told each question with its id as it opens).
-    ``for_wait``, ``window`` and ``at``: the question it was taken for, and when
-    (``WaitBook.refusal`` fills them in)."""
+    ``for_wait`` and ``window``: the question it was taken for (``WaitBook.refusal`` fills them
+    in); ``at``: when it was applied (``WaitBook.taken``)."""
     action: str
     verb: str
     wait: int | None = None
@@ -118,7 +118,7 @@ class WaitBook:
     def refusal(self, seat: int, answer: Answer, now: float) -> bool:
         """Whether ``answer`` is not for the seat's current question (see the class)."""
         book = self.seats.setdefault(seat, _SeatWaits())
-        answer.for_wait, answer.window, answer.at = book.wait, book.window, now
+        answer.for_wait, answer.window = book.wait, book.window
         if answer.wait is not None:
             return answer.wait != book.wait
         last = book.last
@@ -129,6 +129,8 @@ class WaitBook:
         book.last = None  # refused once: the next answer is taken
         return True
 
-    def taken(self, seat: int, answer: Answer) -> None:
-        """``answer`` (checked by ``refusal``) was applied."""
+    def taken(self, seat: int, answer: Answer, now: float) -> None:
+        """``answer`` (checked by ``refusal``) was applied, logged and told at ``now``: from then on
+        its player sees what it did (a slow commit does not shorten the guard)."""
+        answer.at = now
         self.seats.setdefault(seat, _SeatWaits()).last = answer
