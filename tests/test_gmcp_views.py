@@ -326,5 +326,17 @@ async def test_a_challenge_queued_behind_priority_tells_the_priority_seat_nothin
     first.send_line("allow" if door == "ssh" else "пропустить")
     await anna.expect("Вызов!")
     await first.expect(re.compile(r"Challenge!|Вызов!"))
-    for client in (anna, first, second, guest):
+    # Anna logs in a second time: that session gets the current view once (and again none for
+    # `карты`, which it has); her first session gets no View for it.
+    await anna.wait_for(lambda: any(name == "Korchma.Game.View" and data["view"]["stage"] == "prove"
+                                    for name, data in anna.gmcp_messages))
+    count = len(anna.gmcp_messages)
+    again = await log_in(server.telnet_port, "Анна", create=False, gmcp=True, naws=(200, 50))
+    again.send_line("карты")
+    await again.expect("Ваши карты")
+    await again.expect(">")
+    views = [data for name, data in again.gmcp_messages if name == "Korchma.Game.View"]
+    assert len(views) == 1 and views[0]["view"]["stage"] == "prove", views
+    assert not [m for m in anna.gmcp_messages[count:] if m[0] == "Korchma.Game.View"]
+    for client in (anna, again, first, second, guest):
         await client.close()
