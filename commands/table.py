@@ -1,6 +1,9 @@
 """Tables: list, open, join, leave, watch, start, bots, hand."""
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import json
 import re
 from typing import Any
 
@@ -11,6 +14,7 @@ from world.messages import msg
 from world.presenters import present_view
 from world.broken_tables import game_name
 from world.tables import Table, TableError
+from world.waits import Answer
 
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
 from .names import account_name
@@ -195,8 +199,17 @@ async def hand(ctx: Ctx) -> None:
     table.runner.show_view(ctx.account.id)
 
 
+# The wait a GMCP client's Korchma.Game.Command names (docs/gmcp.md): set for the line it runs.
+ANSWERING_WAIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("answering_wait", default=None)
+_COMMANDS: set[asyncio.Task] = set()  # GMCP commands running (a task needs a reference)
+
+
 async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:
-    """Send an action from this player's seat to the table runner; rule errors become replies."""
+    """Send an action from this player's seat to the table runner; rule errors become replies.
+
+    It is taken only for the question it was typed for (world/waits.py): one that names a wait
+    (GMCP) only for that wait; a typed one that repeats the seat's last answer right after a new
+    question opened is refused with a line saying which question is open now."""
     table = ctx.world.tables.table_of(ctx.account.id)
     if table is None or table.runner is None or not table.running:
         raise CommandError("table.no_game")
@@ -207,10 +220,40 @@ async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:
     if info.autopilot:  # the player is back: the bot hands the seat over
         info.autopilot = False
         ctx.reply("table.autopilot_off")
+    runner = table.runner
+    answer = Answer(action=json.dumps(action, sort_keys=True, default=str), verb=ctx.verb.casefold(),
+                    wait=ANSWERING_WAIT.get(),
+                    scripted=any(reads_korchma_gmcp(s) for s in ctx.world.sessions_of([ctx.account.id])))
     try:
-        await table.runner.act(seat, action)
+        await runner.act(seat, action, check=lambda: runner.output.check_answer(seat, answer))
     except RuleError as err:
         raise CommandError(err.key, **err.params) from err
+    runner.output.answer_taken(seat, answer)
+
+
+def reads_korchma_gmcp(session: Any) -> bool:
+    """The session's client said it reads Korchma's GMCP (Core.Supports "Korchma" or
+    "Korchma.Game": a client script), so it is told every question with its id."""
+    supports = getattr(session, "context", {}).get("gmcp_supports") or ()
+    return "korchma" in supports or "korchma.game" in supports
+
+
+def gmcp_command(session: Any, data: Any) -> None:
+    """GMCP ``Korchma.Game.Command {"wait": ID, "line": "allow"}``: the line runs as if typed,
+    and a game answer in it counts only for the seat's question ID (without ``wait``, as typed).
+    Anything else is ignored, like any malformed GMCP."""
+    if not isinstance(data, dict) or session.account is None or session.dialog is not None:
+        return  # a command line, not a login name or a password
+    line, wait = data.get("line"), data.get("wait")
+    if not isinstance(line, str) or not line.strip():
+        return
+    if wait is not None and (not isinstance(wait, int) or isinstance(wait, bool)):
+        return
+    context = contextvars.copy_context()
+    context.run(ANSWERING_WAIT.set, wait)
+    task = asyncio.get_running_loop().create_task(session.handle_line(line), context=context)
+    _COMMANDS.add(task)
+    task.add_done_callback(_COMMANDS.discard)
 
 
 __all__ = ["show_table", "game_action", "present_view", "GAME"]

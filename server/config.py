@@ -52,6 +52,7 @@ DEFAULTS: dict[str, Any] = {
         "afk_timeouts": 2,
         "bot_level": "normal",
         "bot_delay": 1.0,
+        "answer_guard": 1.5,
     },
     "games": {"bids": {"rounds": 5, "seconds": 30}, "coup": {"turn": 60, "reaction": 20}},
 }

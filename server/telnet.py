@@ -593,10 +593,21 @@ class TelnetSession(Session):
             self.send_prompt()
 
     def on_gmcp(self, package: str, data: Any) -> None:
-        """GMCP from the client: Core.Hello, Core.Supports.*, Core.Ping; the rest is ignored."""
+        """GMCP from the client: Core.Hello, Core.Supports.*, Core.Ping, Korchma.Game.Command (a
+        line to run, answering the wait it names); the rest is ignored."""
         name = package.lower()
         if name == "core.ping":
             self.gmcp("Core.Ping", None)
+        elif name in ("core.supports.set", "core.supports.add", "core.supports.remove") and isinstance(data, list):
+            # Which packages the client handles ("Korchma 1"): one that reads Korchma's is a
+            # script, told each question with its id (commands/table.py reads_korchma_gmcp).
+            named = {str(item).split()[0].lower() for item in data if str(item).strip()}
+            supports = set() if name == "core.supports.set" else set(self.context.get("gmcp_supports") or ())
+            self.context["gmcp_supports"] = supports - named if name == "core.supports.remove" else supports | named
+        elif name == "korchma.game.command":
+            from commands.table import gmcp_command
+
+            gmcp_command(self, data)
         elif name == "core.hello" and isinstance(data, dict):
             client = str(data.get("client", ""))
             if client and term_has_color([client]) and self.color_override is None:

@@ -3,7 +3,8 @@
 For each accepted action the runner
 1. applies it to the engine (a RuleError leaves the state untouched),
 2. appends it to the table's action log and commits (with the new deadline, in one transaction),
-3. only then sends the events to their audiences (live sessions now, the inbox for those away),
+3. only then sends the events to their audiences (live sessions now, the inbox for those away;
+   what the table says is world/table_output.py),
 4. re-arms the deadline from ``awaiting()``, asks bots whose turn it is, and on timeout applies
    the default action; a seat that times out ``afk_timeouts`` times in a row is played by a bot
    until its player returns.
@@ -14,21 +15,19 @@ is over the runner lets go of the game's state (TableManager.game_over).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
-import weakref
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from games.base import MASTER, Awaiting, Event, RuleError, SPECTATOR
+from games.base import Awaiting, Event, RuleError
 
 from .broken_tables import ReplayRefused
 from .db import STORAGE_ERRORS, transaction
-from .messages import Msg, msg
+from .messages import msg
 from .models import ActionLogEntry, GameTable
-from .presenters import present_params, present_status, present_view
 from .storage_pause import StoragePause
+from .table_output import TableOutput
 
 if TYPE_CHECKING:
     from .tables import Table, TableManager
@@ -57,12 +56,6 @@ class TableRunner:
         # reading the database (which may be the part that is down).
         self.actions: list[tuple[int, Any]] = []
         self.storage = StoragePause(self)
-        # GMCP Awaiting dedupe: per seat, what the current wait is and the step it began at; per
-        # session, the last payload sent. A client script that answers each Awaiting once then
-        # answers each wait once, however many other seats act meanwhile.
-        self._waits: dict[int, tuple[str, int]] = {}
-        self._acted_at: dict[int, int] = {}
-        self._awaiting_sent: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
         tables_cfg = self.world.config.section("tables")
         self.afk_timeouts = int(tables_cfg["afk_timeouts"])
         self.bot_delay = float(tables_cfg["bot_delay"])
@@ -71,6 +64,9 @@ class TableRunner:
         # phases run out is not replaced by a bot (their orders still count).
         self.keep_all = bool(getattr(self.engine, "keep_messages", False))
         self.autopilot = bool(getattr(self.engine, "autopilot", True))
+        # What the table says (events, status lines, GMCP) lives in its own module.
+        self.output = TableOutput(self)
+        self._acted_at = self.output.acted_at  # filled by _act_locked: the seat's wait starts anew
 
     @property
     def engine(self) -> Any:
@@ -132,13 +128,18 @@ class TableRunner:
 
     # -- the one way in: an action from a seat ----------------------------------------------
 
-    async def act(self, seat: int, action: dict[str, Any], by: str = "player") -> None:
-        """Apply, log and commit, then speak. Raises RuleError for an illegal action."""
+    async def act(self, seat: int, action: dict[str, Any], by: str = "player",
+                  check: Callable[[], None] | None = None) -> None:
+        """Apply, log and commit, then speak. Raises RuleError for an illegal action. ``check``
+        runs first, under the lock, and may refuse with a RuleError (a person's answer: is it
+        for the question open now? See TableOutput.check_answer)."""
         if self.storage.active:  # at once: a retry may hold the lock while a database answers slowly
             raise self.storage.refusal()
         async with self.lock:
             if self.stopped or not self.table.running:
                 raise RuleError("table.error.not_running")
+            if check is not None:
+                check()
             await self._act_locked(seat, action, by)
 
     async def _act_locked(self, seat: int, action: dict[str, Any], by: str) -> None:
@@ -415,132 +416,25 @@ class TableRunner:
             if self.bot_tasks.get(number) is asyncio.current_task():
                 self.bot_tasks.pop(number, None)
 
-    # -- speaking -------------------------------------------------------------------------------
-
-    def _recipients(self, event: Event) -> tuple[list[int], list[int]]:
-        """(seats that may see it, watchers that may see it)."""
-        table = self.table
-        seats = [s.number for s in table.seats if event.audience.includes(s.number)]
-        watchers = list(table.watchers) if event.audience.kind == "all" else []
-        return seats, watchers
+    # -- speaking: world/table_output.py ------------------------------------------------------
 
     def render_params(self, params: dict[str, Any]) -> dict[str, Any]:
-        return present_params(self.table, params)
+        return self.output.render_params(params)
 
     async def _send_events(self, events: list[Event]) -> None:
-        table = self.table
-        for event in events:
-            seats, watchers = self._recipients(event)
-            message = Msg(event.key, self.render_params(event.params))
-            online: list[int] = []
-            for number in seats:
-                account_id = table.seats[number].account_id
-                if account_id is None:
-                    continue
-                here = self.world.is_online(account_id) and self.manager.at_table.get(account_id) == table.number
-                if here:
-                    online.append(account_id)
-                if not here and (event.is_whisper or not self.world.is_online(account_id)):
-                    # Away: kept in the inbox and shown at the next login, in order.
-                    await self.world.keep(account_id, message, "game", table.number)
-                elif here and self.keep_all:
-                    # A forum-pace game keeps its news and results for rereading (`inbox`).
-                    await self.world.keep(account_id, message, "game", table.number, delivered=True)
-            online.extend(w for w in watchers if self.world.is_online(w))
-            sessions = self.world.sessions_of(online)
-            self.world.send_to_sessions(sessions, message)
-            payload = {"table": table.number, "key": event.key, "params": event.params,
-                       "whisper": event.is_whisper}
-            for session in sessions:
-                session.gmcp("Korchma.Game.Event", payload)
-            self._tell_masters(event, message, payload, seats)
-
-    def _tell_masters(self, event: Event, message: Msg, payload: dict[str, Any], seats: list[int]) -> None:
-        """The observer Master sees every event: the news as it is, and every whisper and order
-        marked with whom it was for."""
-        masters = self.world.sessions_of(m for m in self.table.masters if self.world.is_online(m))
-        if not masters:
-            return
-        if event.audience.kind not in ("all", "master"):  # a whisper: say whom it was for
-            names = ", ".join(self.table.seats[n].name for n in seats) or "-"
-            message = msg("master.whisper_to", names=names, text=message)
-            payload = {**payload, "to_seats": seats}
-        self.world.send_to_sessions(masters, message)
-        for session in masters:
-            session.gmcp("Korchma.Game.Event", payload)
+        await self.output.send_events(events)
 
     def _send_status(self) -> None:
-        """After every change, each seated player (and watcher) online gets the game's status
-        line(s) from its own view, if the game's presenter has one."""
-        table = self.table
-        awaiting = self.engine.awaiting(table.game)
-        viewers = [(s.account_id, s.number) for s in table.seats if s.account_id is not None]
-        viewers += [(w, None) for w in table.watchers]
-        for account_id, number in viewers:
-            if not self.world.is_online(account_id) or self.manager.at_table.get(account_id) != table.number:
-                continue
-            view = self.engine.view(table.game, SPECTATOR if number is None else number)
-            for message in present_status(table, view, number, self.deadline, awaiting):
-                self.world.deliver(account_id, message)
+        self.output.send_status()
 
     def _send_awaiting(self) -> None:
-        """GMCP: each seated player's view and what the game waits for from them.
-
-        The view goes out after every change; the Awaiting only when it differs from the last one
-        that session got, and it carries ``since``, the step its wait began at."""
-        table = self.table
-        awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
-        for seat in table.seats:
-            if seat.account_id is None or not self.world.is_online(seat.account_id):
-                continue
-            sessions = self.world.sessions_of([seat.account_id])
-            view = self.engine.view(table.game, seat.number)
-            wait = awaited.get(seat.number)
-            legal = self.engine.legal(table.game, seat.number) if wait else []
-            deadline = self.deadline.isoformat() if (wait and self.deadline) else None
-            awaiting = {"table": table.number, "seat": seat.number,
-                        "kind": wait.kind if wait else None, "legal": legal, "deadline": deadline,
-                        "since": self._wait_since(seat.number, wait.kind if wait else None, legal, deadline)}
-            for session in sessions:
-                session.gmcp("Korchma.Game.View", {"table": table.number, "seat": seat.number, "view": view})
-                if self._awaiting_sent.get(session) != awaiting:
-                    self._awaiting_sent[session] = awaiting
-                    session.gmcp("Korchma.Game.Awaiting", awaiting)
-        watchers = self.world.sessions_of(table.watchers - table.masters)
-        if watchers:
-            public = {"table": table.number, "seat": None, "view": self.engine.view(table.game, SPECTATOR)}
-            for session in watchers:
-                session.gmcp("Korchma.Game.View", public)
-        masters = self.world.sessions_of(table.masters)
-        if masters:
-            everything = {"table": table.number, "seat": "master", "view": self.engine.view(table.game, MASTER)}
-            for session in masters:
-                session.gmcp("Korchma.Game.View", everything)
-
-    def _wait_since(self, seat: int, kind: str | None, legal: list[Any], deadline: str | None) -> int:
-        """The step this seat's current wait began at: a wait goes on while its choices and clock
-        stay the same and the seat has not acted."""
-        key = json.dumps([kind, legal, deadline, self._acted_at.get(seat)], sort_keys=True, default=str)
-        known = self._waits.get(seat)
-        if known is None or known[0] != key:
-            known = (key, self.table.step)
-            self._waits[seat] = known
-        return known[1]
+        self.output.send_awaiting()
 
     def view_for(self, account_id: int) -> dict[str, Any]:
-        if account_id in self.table.masters:
-            return self.engine.view(self.table.game, MASTER)
-        number = self.table.seat_of(account_id)
-        return self.engine.view(self.table.game, SPECTATOR if number is None else number)
+        return self.output.view_for(account_id)
 
     def show_view(self, account_id: int) -> None:
-        """Send the current view (hand, scores, what is pending and until when) to an account."""
-        if self.table.game is None:
-            return
-        number = self.table.seat_of(account_id)
-        view = self.view_for(account_id)
-        for message in present_view(self.table, view, number, self.deadline, self.engine.awaiting(self.table.game)):
-            self.world.deliver(account_id, message)
+        self.output.show_view(account_id)
 
     # -- the end ----------------------------------------------------------------------------------
 

@@ -108,20 +108,22 @@ def seconds_left(deadline: datetime | None) -> int | None:
 
 
 def present_view(table: "Table", view: dict[str, Any], seat: int | None, deadline: datetime | None,
-                 awaiting: list[Any]) -> list[Msg]:
+                 awaited: set[int]) -> list[Msg]:
+    """What `look` and `hand` print. ``awaited``: the seats this viewer may see the game wait
+    for (world/table_output.py keeps secret answers out of it)."""
     module = import_module(f"{__name__}.{table.game_name}")
-    return module.describe(table, view, seat, seconds_left(deadline), {a.seat for a in awaiting})
+    return module.describe(table, view, seat, seconds_left(deadline), awaited)
 
 
 def present_status(table: "Table", view: dict[str, Any], seat: int | None, deadline: datetime | None,
-                   awaiting: list[Any]) -> list[Msg]:
+                   awaited: set[int]) -> list[Msg]:
     """A short status after every change, for games whose presenter has ``status`` (the design
     card's "show the table at every change"); [] for the others."""
     module = import_module(f"{__name__}.{table.game_name}")
     status = getattr(module, "status", None)
     if status is None:
         return []
-    return status(table, view, seat, seconds_left(deadline), {a.seat for a in awaiting})
+    return status(table, view, seat, seconds_left(deadline), awaited)
 
 
 __all__ = ["present_params", "present_view", "present_status", "seat_name", "msg"]

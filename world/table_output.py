@@ -1,0 +1,269 @@
+"""What a table says: events to their audiences, status lines, and the GMCP View and Awaiting.
+
+The runner (world/runner.py) owns one :class:`TableOutput` per table and calls it after each
+step it has logged; nothing here changes the game.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import time
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from games.base import MASTER, SPECTATOR, Awaiting, Event, RuleError
+
+from .messages import Msg, msg
+from .presenters import present_params, present_status, present_view
+from .presenters.questions import question_now
+from .waits import Answer, WaitBook, WaitsAsSeen
+
+if TYPE_CHECKING:
+    from .runner import TableRunner
+
+log = logging.getLogger("korchma.runner")
+
+
+def view_key(view: Any) -> str:
+    """A view as text: what a viewer was sent, kept to compare (the engines' views may share
+    lists with the state, so a kept dict could change under us)."""
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+
+
+class TableOutput:
+    def __init__(self, runner: "TableRunner") -> None:
+        self.runner = runner
+        self.world = runner.world
+        self.manager = runner.manager
+        self.table = runner.table
+        # GMCP Awaiting dedupe: per seat, what the current wait is and the step it began at; per
+        # session, the last payload sent. A client script that answers each Awaiting once then
+        # answers each wait once, however many other seats act meanwhile.
+        self.waits: dict[int, tuple[str, int]] = {}
+        self.acted_at: dict[int, int] = {}  # seat -> the step it last acted at (the runner fills it)
+        self.awaiting_sent: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
+        # GMCP View dedupe: per session, the last view sent (``view_key`` of the payload). A view
+        # goes out only when it changed for that viewer: a resend of an unchanged view would
+        # tell that something happened that the viewer may not see (a queued Coup challenge).
+        self.views_sent: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
+        self.seen = WaitsAsSeen()
+        # Each seat's question and its id (GMCP Awaiting ``wait``), and the guard that keeps an
+        # answer to the question it was typed for.
+        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]))
+        self._views: tuple[Any, int, dict[int, tuple[dict[str, Any], str]]] = (None, -1, {})
+
+    @property
+    def engine(self) -> Any:
+        return self.table.engine
+
+    def view(self, viewer: int) -> tuple[dict[str, Any], str]:
+        """(the view of ``viewer`` now, its ``view_key``): made once per step, for the status
+        lines, the GMCP View and its dedupe alike (a view is only read, never changed)."""
+        game, step, views = self._views
+        if game is not self.table.game or step != self.table.step:
+            views = {}
+            self._views = (self.table.game, self.table.step, views)
+        made = views.get(viewer)
+        if made is None:
+            view = self.engine.view(self.table.game, viewer)
+            made = views[viewer] = (view, view_key(view))
+        return made
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def recipients(self, event: Event) -> tuple[list[int], list[int]]:
+        """(seats that may see it, watchers that may see it)."""
+        table = self.table
+        seats = [s.number for s in table.seats if event.audience.includes(s.number)]
+        watchers = list(table.watchers) if event.audience.kind == "all" else []
+        return seats, watchers
+
+    def render_params(self, params: dict[str, Any]) -> dict[str, Any]:
+        return present_params(self.table, params)
+
+    async def send_events(self, events: list[Event]) -> None:
+        table = self.table
+        for event in events:
+            seats, watchers = self.recipients(event)
+            message = Msg(event.key, self.render_params(event.params))
+            online: list[int] = []
+            for number in seats:
+                account_id = table.seats[number].account_id
+                if account_id is None:
+                    continue
+                here = self.world.is_online(account_id) and self.manager.at_table.get(account_id) == table.number
+                if here:
+                    online.append(account_id)
+                if not here and (event.is_whisper or not self.world.is_online(account_id)):
+                    # Away: kept in the inbox and shown at the next login, in order.
+                    await self.world.keep(account_id, message, "game", table.number)
+                elif here and self.runner.keep_all:
+                    # A forum-pace game keeps its news and results for rereading (`inbox`).
+                    await self.world.keep(account_id, message, "game", table.number, delivered=True)
+            online.extend(w for w in watchers if self.world.is_online(w))
+            sessions = self.world.sessions_of(online)
+            self.world.send_to_sessions(sessions, message)
+            payload = {"table": table.number, "key": event.key, "params": event.params,
+                       "whisper": event.is_whisper}
+            for session in sessions:
+                session.gmcp("Korchma.Game.Event", payload)
+            self._tell_masters(event, message, payload, seats)
+
+    def _tell_masters(self, event: Event, message: Msg, payload: dict[str, Any], seats: list[int]) -> None:
+        """The observer Master sees every event: the news as it is, and every whisper and order
+        marked with whom it was for."""
+        masters = self.world.sessions_of(m for m in self.table.masters if self.world.is_online(m))
+        if not masters:
+            return
+        if event.audience.kind not in ("all", "master"):  # a whisper: say whom it was for
+            names = ", ".join(self.table.seats[n].name for n in seats) or "-"
+            message = msg("master.whisper_to", names=names, text=message)
+            payload = {**payload, "to_seats": seats}
+        self.world.send_to_sessions(masters, message)
+        for session in masters:
+            session.gmcp("Korchma.Game.Event", payload)
+
+    # -- status lines ---------------------------------------------------------------------------
+
+    def send_status(self) -> None:
+        """After every change, each seated player (and watcher) online gets the game's status
+        line(s) from its own view, if the game's presenter has one. Whom they see awaited is
+        what they may know of (``WaitsAsSeen``), so a secret answer prints nothing."""
+        table = self.table
+        awaited = self._note_step()
+        viewers = [(s.account_id, s.number) for s in table.seats if s.account_id is not None]
+        viewers += [(w, None) for w in table.watchers]
+        for account_id, number in viewers:
+            if not self.world.is_online(account_id) or self.manager.at_table.get(account_id) != table.number:
+                continue
+            viewer = SPECTATOR if number is None else number
+            view, _ = self.view(viewer)
+            for message in present_status(table, view, number, self.runner.deadline,
+                                          self.seen.awaited(viewer, awaited)):
+                self.world.deliver(account_id, message)
+
+    def _note_step(self) -> frozenset[int]:
+        """Tell ``seen`` what every viewer who may read text sees now; the seats awaited."""
+        table = self.table
+        waits = self.engine.awaiting(table.game)
+        awaited = frozenset(a.seat for a in waits)
+        windows = frozenset(a.window for a in waits)
+        viewers = [s.number for s in table.seats if s.account_id is not None] + [SPECTATOR]
+        for viewer in viewers:
+            self.seen.update(viewer, self.view(viewer)[1], awaited, windows)
+        return awaited
+
+    # -- GMCP -----------------------------------------------------------------------------------
+
+    def send_awaiting(self) -> None:
+        """GMCP: each seated player's view and what the game waits for from them; watchers get
+        the spectator view, the Masters the Master's.
+
+        A session gets a View only when it differs from the last one it got (a new session gets
+        the current one once), and an Awaiting only when it differs from the last one it got; the
+        Awaiting carries ``since``, the step its wait began at."""
+        table = self.table
+        awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
+        now = time.monotonic()
+        for seat in table.seats:
+            if seat.account_id is None:
+                continue
+            wait = awaited.get(seat.number)
+            legal = self.engine.legal(table.game, seat.number) if wait else []
+            question = self._question(seat.number, wait, legal)
+            wait_id = self.book.note(seat.number, question, wait.window if wait else "", table.step, now)
+            if not self.world.is_online(seat.account_id):
+                continue
+            sessions = self.world.sessions_of([seat.account_id])
+            deadline = self.runner.deadline.isoformat() if (wait and self.runner.deadline) else None
+            awaiting = {"table": table.number, "seat": seat.number, "kind": wait.kind if wait else None,
+                        "legal": legal, "deadline": deadline, "wait": wait_id,
+                        "since": self.wait_since(seat.number, question, deadline)}
+            self._send_view(sessions, seat.number)
+            for session in sessions:
+                if self.awaiting_sent.get(session) != awaiting:
+                    self.awaiting_sent[session] = awaiting
+                    session.gmcp("Korchma.Game.Awaiting", awaiting)
+        self._send_view(self.world.sessions_of(table.watchers - table.masters), SPECTATOR)
+        self._send_view(self.world.sessions_of(table.masters), MASTER)
+
+    def _send_view(self, sessions: list[Any], viewer: int) -> None:
+        """The View of ``viewer`` (a seat, SPECTATOR or MASTER) to each of ``sessions`` whose last
+        View was another one (or none)."""
+        if not sessions:
+            return
+        seat: Any = None if viewer == SPECTATOR else "master" if viewer == MASTER else viewer
+        view, key = self.view(viewer)
+        key = f"{self.table.number}:{seat}:{key}"
+        payload = {"table": self.table.number, "seat": seat, "view": view}
+        for session in sessions:
+            if self.views_sent.get(session) != key:
+                self.views_sent[session] = key
+                session.gmcp("Korchma.Game.View", payload)
+
+    def wait_since(self, seat: int, question: str | None, deadline: str | None) -> int:
+        """The step this seat's current wait began at: a wait goes on while its question (see
+        ``_question``) and its clock stay the same."""
+        key = f"{question}|{deadline}|{self.acted_at.get(seat)}"
+        known = self.waits.get(seat)
+        if known is None or known[0] != key:
+            known = (key, self.table.step)
+            self.waits[seat] = known
+        return known[1]
+
+    # -- the question an answer is for ------------------------------------------------------------
+
+    def _question(self, seat: int, wait: Awaiting | None, legal: list[Any]) -> str | None:
+        """What ``seat`` is asked now, as text (None: nothing): the kind of wait, the engine's
+        window, the legal actions and when it last acted; not the clock (more time is the same
+        question)."""
+        if wait is None:
+            return None
+        return json.dumps([wait.kind, wait.window, legal, self.acted_at.get(seat)], sort_keys=True, default=str)
+
+    def check_answer(self, seat: int, answer: Answer) -> None:
+        """Under the table's lock, just before a person's action applies: a RuleError saying which
+        question is open now when ``answer`` was not for it (``WaitBook.refusal``)."""
+        game = self.table.game
+        wait = next((a for a in self.engine.awaiting(game) if a.seat == seat), None)
+        now = time.monotonic()
+        question = self._question(seat, wait, self.engine.legal(game, seat) if wait else [])
+        self.book.note(seat, question, wait.window if wait else "", self.table.step, now)
+        if not self.book.refusal(seat, answer, now):
+            return
+        log.info("table %d: seat %d's %r was for another question (wait %s named, %s open)",
+                 self.table.number, seat, answer.verb, answer.wait, answer.for_wait)
+        if wait is None:
+            raise RuleError("waits.closed", typed=answer.verb)
+        now_line, hint = question_now(self.table, self.view(seat)[0], seat)
+        raise RuleError("waits.other_question", typed=answer.verb, now=now_line, hint=hint)
+
+    def answer_taken(self, seat: int, answer: Answer) -> None:
+        self.book.taken(seat, answer, time.monotonic())
+
+    # -- on request -----------------------------------------------------------------------------
+
+    def viewer_of(self, account_id: int) -> int:
+        """The view an account gets here: the Master's, its seat's, or the spectator's."""
+        if account_id in self.table.masters:
+            return MASTER
+        number = self.table.seat_of(account_id)
+        return SPECTATOR if number is None else number
+
+    def view_for(self, account_id: int) -> dict[str, Any]:
+        return self.view(self.viewer_of(account_id))[0]
+
+    def show_view(self, account_id: int) -> None:
+        """Send the current view (hand, scores, what is pending and until when) to an account:
+        the text, and the GMCP View to each of its sessions that does not have it yet (one that
+        came in just now, or started watching)."""
+        table = self.table
+        if table.game is None:
+            return
+        viewer = self.viewer_of(account_id)
+        view, _ = self.view(viewer)
+        awaited = frozenset(a.seat for a in self.engine.awaiting(table.game))
+        for message in present_view(table, view, table.seat_of(account_id), self.runner.deadline,
+                                    self.seen.awaited(viewer, awaited)):
+            self.world.deliver(account_id, message)
+        self._send_view(self.world.sessions_of([account_id]), viewer)

@@ -1,0 +1,136 @@
+"""Waits as the people at a table may know them.
+
+:class:`WaitsAsSeen`: whom each viewer may see the game waiting for, without the secret answers.
+:class:`WaitBook`: each seat's question and its id, and the guard that keeps an answer to the
+question it was typed for.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.base import MASTER
+
+
+@dataclass
+class _Seen:
+    view: str  # the viewer's view at the last step
+    windows: frozenset[str]  # the engine's windows then: a new set is a new wait
+    shown: frozenset[int]  # whom this viewer sees awaited
+    done: set[int] = field(default_factory=set)  # left the wait unseen: still shown
+    new: set[int] = field(default_factory=set)  # joined the wait unseen: not shown yet
+
+
+class WaitsAsSeen:
+    """Whom each viewer may see the game waiting for ("(думает)", "Ждём: ...").
+
+    ``awaiting()`` is the truth, and part of it can be secret: a Coup challenge queued behind a
+    seat with priority (challenge_order=seat) takes its seat out of the wait with no word to the
+    others; so does a Mafia `ready`. A seat that leaves the wait at a step that changed nothing
+    in a viewer's view did something that viewer may not know of: for that viewer it stays
+    awaited until the wait ends (the engine's set of window names changes). A seat that joins
+    the wait at such a step is not shown until then either. A viewer always sees itself as it is.
+    Viewers are seat numbers and SPECTATOR; the Master sees the truth.
+    """
+
+    def __init__(self) -> None:
+        self.seen: dict[int, _Seen] = {}
+
+    def update(self, viewer: int, view: str, awaited: frozenset[int], windows: frozenset[str]) -> None:
+        """After a step: ``view`` is the viewer's view now (``view_key``)."""
+        seen = self.seen.get(viewer)
+        if seen is None or seen.windows != windows:
+            self.seen[viewer] = _Seen(view, windows, awaited)
+            return
+        if seen.view == view:  # nothing this viewer could see: who left or came is not its news
+            seen.done |= seen.shown - awaited - {viewer}
+            seen.new |= awaited - seen.shown - {viewer}
+        seen.view = view
+        seen.shown = frozenset((awaited | seen.done) - seen.new)
+
+    def awaited(self, viewer: int, awaited: frozenset[int]) -> set[int]:
+        seen = self.seen.get(viewer)
+        if viewer == MASTER or seen is None:
+            return set(awaited)
+        shown = set(seen.shown - {viewer})
+        if viewer in awaited:
+            shown.add(viewer)
+        return shown
+
+
+@dataclass
+class Answer:
+    """A game command from a person: the action (as JSON), the verb typed, the wait it names (a
+    GMCP client's ``Korchma.Game.Command``) if any, and whether the account's client reads
+    Korchma's GMCP (``scripted``: it is told each question with its id as it opens).
+    ``for_wait`` and ``window``: the question it was taken for (``WaitBook.refusal`` fills them
+    in); ``at``: when it was applied (``WaitBook.taken``)."""
+    action: str
+    verb: str
+    wait: int | None = None
+    scripted: bool = False
+    for_wait: int | None = None
+    window: str = ""
+    at: float = 0.0
+
+
+@dataclass
+class _SeatWaits:
+    question: str | None = None  # what the seat is asked now (None: nothing)
+    wait: int | None = None  # its id: the step the question opened at
+    window: str = ""  # the engine's window of the question
+    opened: float = 0.0  # when (monotonic seconds)
+    previous: int | None = None  # the id of the seat's question before this one
+    last: Answer | None = None  # the seat's last answer taken, while it may be repeated by mistake
+
+
+class WaitBook:
+    """Each seat's current question and its id, and the guard that keeps an answer to the
+    question it was typed for.
+
+    A question is what a seat is asked (the kind of wait, the engine's window, the legal actions,
+    and when the seat last acted; not the clock); its id is the step it opened at, so (seat, id)
+    names it and a new question for the seat gets a new id.
+
+    An answer that names an id counts only for that question. One that does not is taken for the
+    question open when it arrives, except this slip of a person reading text: it repeats the
+    seat's last answer (the same action, typed with the same verb) to the question before, and both the last
+    answer and the opening of this question are less than ``guard`` seconds old: a second "allow"
+    typed for a challenge must not answer the block question that the first one opened. Such a
+    repeat is refused once (the seat's next answer is taken). A client that reads Korchma's GMCP
+    answers as fast as questions come (milliseconds after one opens, whatever its last answer
+    was), so timing cannot tell its answers from slips: its answers without an id are taken.
+    """
+
+    def __init__(self, guard: float) -> None:
+        self.guard = guard
+        self.seats: dict[int, _SeatWaits] = {}
+
+    def note(self, seat: int, question: str | None, window: str, step: int, now: float) -> int | None:
+        """The seat's question now (``question``: its key, None when it is asked nothing); the id."""
+        book = self.seats.setdefault(seat, _SeatWaits())
+        if question != book.question:
+            if book.wait is not None:
+                book.previous = book.wait
+            book.question, book.window, book.opened = question, window, now
+            book.wait = None if question is None else step
+        return book.wait
+
+    def refusal(self, seat: int, answer: Answer, now: float) -> bool:
+        """Whether ``answer`` is not for the seat's current question (see the class)."""
+        book = self.seats.setdefault(seat, _SeatWaits())
+        answer.for_wait, answer.window = book.wait, book.window
+        if answer.wait is not None:
+            return answer.wait != book.wait
+        last = book.last
+        if (answer.scripted or last is None or book.wait is None or last.for_wait != book.previous
+                or last.window == book.window or (last.action, last.verb) != (answer.action, answer.verb)
+                or now - book.opened >= self.guard or now - last.at >= self.guard):
+            return False
+        book.last = None  # refused once: the next answer is taken
+        return True
+
+    def taken(self, seat: int, answer: Answer, now: float) -> None:
+        """``answer`` (checked by ``refusal``) was applied, logged and told at ``now``: from then on
+        its player sees what it did (a slow commit does not shorten the guard)."""
+        answer.at = now
+        self.seats.setdefault(seat, _SeatWaits()).last = answer
