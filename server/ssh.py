@@ -1,8 +1,5 @@
-"""The SSH front door: asyncssh, login by password or public key, a light line editor per session.
-
-The SSH user name is the account name. A password for a name nobody has yet creates the account;
-public keys come from the account's ``SshKey`` rows (``keys add``). Login throttling and bans
-apply exactly as on telnet.
+"""The SSH front door: asyncssh, login by password or public key (server/ssh_auth.py), a light
+line editor per session (its shared parts in server/ssh_terminal.py).
 
 A session with a terminal (pty) gets a prompt_toolkit line editor: editing, history, Tab
 completion, and messages that arrive while the player types are printed above the prompt without
@@ -21,74 +18,45 @@ channel; with a command it runs that command line and exits.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import contextvars
 import logging
 import os
-import re
 import socket
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
-from prompt_toolkit.application import Application, get_app, run_in_terminal
+from prompt_toolkit.application import Application, run_in_terminal
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.completion import Completion
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
-from prompt_toolkit.history import History
-from prompt_toolkit.input import Input
 from prompt_toolkit.input.typeahead import _buffer as _typeahead_buffer
-from prompt_toolkit.input.vt100_parser import Vt100Parser
-from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
-from prompt_toolkit.key_binding.bindings.emacs import load_emacs_bindings
-from prompt_toolkit.key_binding.key_processor import KeyPress, KeyProcessor
-from prompt_toolkit.keys import Keys
+from prompt_toolkit.key_binding.key_processor import KeyProcessor
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import BufferControl
-from prompt_toolkit.layout.processors import BeforeInput, Processor, Transformation, TransformationInput
+from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
-from prompt_toolkit.styles import Style
 
-from commands.parser import SHORTCUTS, available, is_secret_line, resolve
-from world import accounts, db
-from world.i18n import strip_marks, t
-from world.log_redact import secret_scope
-from world.login_guard import ChecksBusy
+from commands.parser import SHORTCUTS, available, resolve
 from world.messages import Msg, msg
 from world.models import Account
 from world.text import clean
 
-from .connections import Ticket, normalize_address
-from .session import Session, store_rehash
+from .session import Session
+from .ssh_auth import KorchmaSSHServer
+from .ssh_terminal import (COMPLETER, FOREIGN_ESCAPE, NO_BINDINGS, PROMPT, STYLE, ChannelInput, ChannelStdout,
+                           MaskPasswords, SmallHistory, color_terminal, is_password_line, mask_secret,
+                           shared_bindings)
 from .startup import StartupError, one_line, os_reason
 
 if TYPE_CHECKING:
     from .app import App
 
 MAX_BACKLOG = 512 * 1024  # bytes of output queued for one client before it is dropped
-#: Seconds a connection over limits.connections_per_address may take to ask for auth (and hear
-#: why it is refused) before it is cut off without a word.
-REFUSE_WITHIN = 5.0
 log = logging.getLogger("korchma.ssh")
-
-PROMPT = "> "
-HISTORY_SIZE = 50
-# TERM values that cannot show colour; anything else that names a terminal can.
-MONO_TERMS = frozenset({"", "dumb", "unknown", "vt52", "vt100", "vt102", "vt220", "vt320", "vt420"})
-
-
-def color_terminal(term: str | None) -> bool:
-    term = (term or "").strip().lower()
-    if term in MONO_TERMS or "mono" in term or term.endswith("-m"):
-        return False
-    return not (term.startswith("vt") and "color" not in term)
-
 
 # -- the server ----------------------------------------------------------------------------
 
@@ -130,7 +98,7 @@ async def start_ssh(app: "App", sockets: list[socket.socket], key: asyncssh.SSHK
     door = SSHDoor()
     for sock in sockets:
         door.acceptors.append(await asyncssh.create_server(
-            lambda: KorchmaSSHServer(app), sock=sock,
+            lambda: KorchmaSSHServer(app, SSHSession), sock=sock,
             server_host_keys=[key],
             line_editor=False,  # prompt_toolkit edits lines on a pty; plain lines otherwise
             encoding="utf-8", errors="replace",
@@ -150,400 +118,6 @@ class SSHDoor:
     def close(self) -> None:
         for acceptor in self.acceptors:
             acceptor.close()
-
-
-class KorchmaSSHServer(asyncssh.SSHServer):
-    """One per connection: authentication. The user name is the account name."""
-
-    def __init__(self, app: "App") -> None:
-        self.app = app
-        self.conn: asyncssh.SSHServerConnection | None = None
-        self.address = ""
-        self.account: Account | None = None
-        self.key_blobs: set[tuple[str, bytes]] = set()
-        self.refused = False  # banned or throttled: every method fails
-        self.created = False
-        self.ticket: Ticket | None = None
-        self.refuse_timer: asyncio.TimerHandle | None = None
-        self.failures = (0, 0)  # failed logins on the account since its last one (to tell it)
-
-    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self.conn = conn
-        peer = conn.get_extra_info("peername")
-        self.address = normalize_address(str(peer[0])) if peer else ""
-        self.ticket = self.app.connections.admit(self.address)
-        if self.ticket is None:
-            # Over limits.connections_per_address. The line goes out as an auth banner at the
-            # client's first auth request (OpenSSH prints banners as UTF-8 text, but escapes a
-            # DISCONNECT reason's non-ASCII bytes to octal, and a disconnect sent before the
-            # handshake can be lost to a TCP reset); a client that never asks is cut off soon.
-            self.refuse_timer = asyncio.get_running_loop().call_later(REFUSE_WITHIN, self._refuse_now)
-
-    def _too_many(self) -> asyncssh.DisconnectError:
-        limit = self.app.connections.per_address
-        self._banner("connections.too_many", limit=limit)
-        # The reason is English (ASCII), so OpenSSH's "Received disconnect" line stays readable.
-        return asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                                        strip_marks(t("en", "connections.too_many", limit=limit)))
-
-    def _refuse_now(self) -> None:
-        self.refuse_timer = None
-        if self.conn is not None:
-            err = self._too_many()
-            self.conn.disconnect(err.code, err.reason)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.refuse_timer is not None:
-            self.refuse_timer.cancel()
-            self.refuse_timer = None
-        if self.ticket is not None:
-            self.ticket.release()
-
-    def _banner(self, key: str, **params: Any) -> None:
-        """Tell the client why (OpenSSH prints auth banners), in the server's language."""
-        text = strip_marks(t(self.app.config.server["default_language"], key, **params))
-        try:
-            assert self.conn is not None
-            self.conn.send_auth_banner(text.replace("\n", "\r\n") + "\r\n")
-        except (OSError, AssertionError):
-            pass
-
-    def _throttled(self, name: str) -> bool:
-        wait = self.app.throttle.wait_left(name, self.address)
-        if wait > 0:
-            self._banner("login.wait", seconds=int(wait) + 1)
-            return True
-        return False
-
-    async def begin_auth(self, username: str) -> bool:
-        # Always True: prompt_toolkit's own SSH server returns False here, i.e. no auth at all.
-        if self.ticket is None:
-            if self.refuse_timer is not None:
-                self.refuse_timer.cancel()
-                self.refuse_timer = None
-            raise self._too_many()  # asyncssh sends the DISCONNECT and closes
-        name = username.strip()
-        self.account, self.key_blobs, self.refused = None, set(), False
-        if self._throttled(name):
-            self.refused = True
-            return True
-        if await accounts.active_ban(name, self.address):
-            self._banner("login.banned")
-            self.refused = True
-            return True
-        account = await accounts.find(name)
-        if account is None:
-            problem = accounts.name_problem(name)
-            if problem:
-                self._banner(problem)
-                self.refused = True
-            else:
-                self._banner("login.new_account", name=name)
-            return True
-        self.account = account
-        self.key_blobs = {(k.algorithm, base64.b64decode(k.key_data))
-                          for k in await accounts.account_keys(account)}
-        return True
-
-    def password_auth_supported(self) -> bool:
-        return True
-
-    def public_key_auth_supported(self) -> bool:
-        return True
-
-    async def validate_password(self, username: str, password: str) -> bool:
-        # The password stays out of every log record made while it is checked (world/log_redact.py).
-        with secret_scope(password):
-            try:
-                return await self._validate_password(username.strip(), password)
-            except ChecksBusy:  # not checked, so not counted
-                self._banner("login.busy")
-            except Exception as exc:
-                if not db.is_storage_failure(exc):
-                    log.exception("SSH password login of %r failed", username)
-                    self._banner("error.internal")
-                else:
-                    log.warning("storage failure (%s: %s) in the SSH login of %r", type(exc).__name__, exc, username)
-                    self._banner("error.storage")
-            return False
-
-    async def _validate_password(self, name: str, password: str) -> bool:
-        if self.refused or self._throttled(name):
-            return False
-        checks = self.app.checks
-        if checks.full(self.address):
-            raise ChecksBusy()
-        account = await accounts.find(name)  # afresh: it may have been made meanwhile
-        if account is None:
-            problem = accounts.name_problem(name) or accounts.password_problem(password)
-            if problem:
-                self._banner(problem)
-                return False
-            wait = self.app.creations.wait_left(self.address)
-            if wait > 0:
-                self._banner("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
-                return False
-            password_hash = await checks.hash(self.address, password)
-            try:
-                account = await accounts.create(name, password_hash, self.app.config.server["default_language"],
-                                                self.app.config.section("accounts")["admins"])
-            except accounts.NameTaken:  # the same name made at the same moment by someone else
-                self._banner("account.name_taken")
-                return False
-            self.created = True
-            self.app.creations.record(self.address)
-        else:
-            checked = await checks.check(self.address, account.password_hash, password)
-            if not checked.ok:
-                self.app.throttle.failed(account.name, self.address)
-                self._banner("login.bad_password")
-                return False
-            if checked.new_hash is not None:
-                await store_rehash(account, checked.new_hash)
-        self.account = account
-        return True
-
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        # A key that does not match is no guess at a secret: clients offer all they have, so it
-        # does not count as a failed login. The throttle and bans still close this door.
-        if self.refused or self.account is None or self.app.throttle.wait_left(username.strip(), self.address) > 0:
-            return False
-        return (key.algorithm.decode("ascii", "replace"), bytes(key.public_data)) in self.key_blobs
-
-    def auth_completed(self) -> None:
-        if self.account is not None:
-            self.failures = self.app.throttle.succeeded(self.account.name, self.address)
-            log.info("SSH login: %s from %s%s", self.account.name, self.address,
-                     " (new account)" if self.created else "")
-
-    def session_requested(self) -> "SSHSession":
-        assert self.account is not None
-        created, self.created = self.created, False
-        return SSHSession(self.app, self.address, self.account, created, self.failures)
-
-
-# -- prompt_toolkit plumbing shared by every session --------------------------------------
-
-
-class SmallHistory(History):
-    """In-memory history of the last HISTORY_SIZE lines (prompt_toolkit's grows for ever)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._loaded = True
-
-    def load_history_strings(self) -> list[str]:
-        return []
-
-    def store_string(self, string: str) -> None:
-        pass
-
-    def append_string(self, string: str) -> None:
-        self._loaded_strings.insert(0, string)
-        del self._loaded_strings[HISTORY_SIZE:]
-
-
-class ChannelInput(Input):
-    """prompt_toolkit input fed from the SSH channel in memory: no OS pipe, no file descriptor."""
-
-    def __init__(self) -> None:
-        self._keys: list[KeyPress] = []
-        self._parser = Vt100Parser(self._keys.append)
-        self._callback: Any = None
-        self._scheduled = False
-        self._closed = False
-
-    def feed(self, data: str) -> None:
-        self._parser.feed(data)
-        self._wake()
-
-    def _wake(self) -> None:
-        # Call the application back from the loop, never from inside asyncssh's packet handling.
-        if self._callback is not None and not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._ready)
-
-    def _ready(self) -> None:
-        self._scheduled = False
-        if self._callback is not None:
-            self._callback()
-
-    def fileno(self) -> int:
-        raise NotImplementedError("ChannelInput has no file descriptor")
-
-    def typeahead_hash(self) -> str:
-        return f"ssh-{id(self)}"
-
-    def read_keys(self) -> list[KeyPress]:
-        keys = self._keys[:]
-        self._keys.clear()
-        return keys
-
-    def flush_keys(self) -> list[KeyPress]:
-        self._parser.flush()
-        return self.read_keys()
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def close(self) -> None:
-        self._closed = True
-        self._wake()
-
-    def raw_mode(self) -> contextlib.AbstractContextManager[None]:
-        return contextlib.nullcontext()
-
-    def cooked_mode(self) -> contextlib.AbstractContextManager[None]:
-        return contextlib.nullcontext()
-
-    @contextlib.contextmanager
-    def _with_callback(self, callback: Any) -> Iterator[None]:
-        previous, self._callback = self._callback, callback
-        if callback is not None and (self._keys or self._closed):
-            self._wake()
-        try:
-            yield
-        finally:
-            self._callback = previous
-            if previous is not None and (self._keys or self._closed):
-                self._wake()
-
-    def attach(self, input_ready_callback: Any) -> contextlib.AbstractContextManager[None]:
-        return self._with_callback(input_ready_callback)
-
-    def detach(self) -> contextlib.AbstractContextManager[None]:
-        return self._with_callback(None)
-
-
-class ChannelStdout:
-    """What Vt100_Output writes to: the SSH channel."""
-
-    encoding = "utf-8"
-
-    def __init__(self, chan: Any) -> None:
-        self.chan = chan
-
-    def write(self, data: str) -> int:
-        try:
-            self.chan.write(data)
-        except (BrokenPipeError, OSError):
-            pass  # the channel is closing: nothing more to show
-        return len(data)
-
-    def flush(self) -> None:
-        pass
-
-    def isatty(self) -> bool:
-        return True
-
-
-def _is_password_line(text: str) -> bool:
-    """A secret command (``password``: commands/account.py), or a start of it long enough to be
-    one (commands take prefixes): its arguments are masked on screen and kept out of history."""
-    return is_secret_line(text, min_prefix=4)
-
-
-def _mask(text: str) -> str:
-    """'password old new' shown as 'password *** ***'."""
-    head, sep, rest = text.partition(" ")
-    return head + sep + "".join(" " if ch == " " else "*" for ch in rest)
-
-
-class MaskPasswords(Processor):
-    """Hide the arguments of the password command while they are typed, and the whole line
-    while the session asks for a secret (``hidden_input``)."""
-
-    def __init__(self, session: Any = None) -> None:
-        self.session = session
-
-    def apply_transformation(self, ti: TransformationInput) -> Transformation:
-        text = ti.document.text
-        hidden = self.session is not None and self.session.hidden_input
-        if not hidden and not _is_password_line(text):
-            return Transformation(ti.fragments)
-        masked = "*" * len(text) if hidden else _mask(text)
-        style = ti.fragments[0][0] if ti.fragments else ""
-        return Transformation([(style, masked)])
-
-
-class KorchmaCompleter(Completer):
-    """Verbs first; then player names or table numbers, as the command says it takes."""
-
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
-        session = getattr(get_app(), "korchma_session", None)
-        if session is None or session.account is None:
-            return
-        yield from session.completions(document.text_before_cursor)
-
-
-COMPLETER = KorchmaCompleter()
-FOREIGN_ESCAPE = re.compile(r"\x1b(?!\[[0-9;]*m)")
-STYLE = Style([])  # the output carries its own colours; the prompt is plain
-
-
-def _on_tab(event: Any) -> None:
-    buf = event.current_buffer
-    session = getattr(event.app, "korchma_session", None)
-    if session is None:
-        return
-    completions = list(COMPLETER.get_completions(buf.document, CompleteEvent(completion_requested=True)))
-    if not completions:
-        return
-    typed = -completions[0].start_position  # every candidate replaces the same word
-    found = sorted({c.text for c in completions}, key=str.casefold)
-    if len(found) == 1:
-        buf.delete_before_cursor(typed)
-        buf.insert_text(found[0] + " ")
-        return
-    common = os.path.commonprefix([c.casefold() for c in found])
-    if len(common) > typed:
-        buf.delete_before_cursor(typed)
-        buf.insert_text(found[0][:len(common)])
-        return
-    session.show_choices(found)
-
-
-def _on_eof(event: Any) -> None:
-    session = getattr(event.app, "korchma_session", None)
-    if session is not None:
-        session.end_of_input()
-
-
-def _on_paste(event: Any) -> None:
-    """Pasted lines run one by one; the last (unfinished) one stays in the editor."""
-    session = getattr(event.app, "korchma_session", None)
-    data = event.data.replace("\r\n", "\n").replace("\r", "\n")
-    buf = event.current_buffer
-    if session is not None:
-        data = data[:session.input_limit]
-    *lines, last = data.split("\n")
-    for line in lines:
-        buf.insert_text(line)
-        buf.validate_and_handle()
-    buf.insert_text(last)
-
-
-def _shared_bindings() -> KeyBindings:
-    kb = KeyBindings()
-    empty = Condition(lambda: not get_app().current_buffer.text)
-    kb.add("tab")(_on_tab)
-    kb.add("c-d", filter=empty)(_on_eof)
-    kb.add("c-c")(lambda event: event.current_buffer.reset())
-    kb.add(Keys.BracketedPaste)(_on_paste)
-    # No vi mode, no search, no mouse, no page navigation: a one-line MUD prompt.
-    return merge_key_bindings([load_basic_bindings(), load_emacs_bindings(), kb])
-
-
-_BINDINGS: Any = None
-_NO_BINDINGS = KeyBindings()
-
-
-def shared_bindings() -> Any:
-    global _BINDINGS
-    if _BINDINGS is None:
-        _BINDINGS = _shared_bindings()
-    return _BINDINGS
 
 
 # -- the session ---------------------------------------------------------------------------
@@ -785,8 +359,8 @@ class SSHSession(Session, asyncssh.SSHServerSession):
                          terminal_size_polling_interval=None, input=self._input, output=self._output)
         # Application builds its own copy of every default binding (~230 KiB); use the shared
         # set, and a key processor that looks keys up there, so the caches are shared too.
-        pt._default_bindings = _NO_BINDINGS
-        pt._page_navigation_bindings = _NO_BINDINGS
+        pt._default_bindings = NO_BINDINGS
+        pt._page_navigation_bindings = NO_BINDINGS
         pt.key_processor = KeyProcessor(shared_bindings())
         # Likewise its style merges the default UI style into a new Style (~130 KiB once drawn):
         # our one-line prompt needs none of those classes.
@@ -831,8 +405,8 @@ class SSHSession(Session, asyncssh.SSHServerSession):
         """Enter: show the line above the prompt, queue it, keep the editor ready."""
         line = buffer.text
         hidden = self.hidden_input
-        secret = hidden or _is_password_line(line)
-        shown = "*" * len(line) if hidden else _mask(line) if secret else line
+        secret = hidden or is_password_line(line)
+        shown = "*" * len(line) if hidden else mask_secret(line) if secret else line
         self.write(PROMPT + clean(shown) + "\n")
         self._lines.put_nowait(line)
         if secret:  # not into history

@@ -1,0 +1,201 @@
+"""SSH authentication: one :class:`KorchmaSSHServer` per connection. The user name is the account
+name; a password for a name nobody has yet creates the account; public keys come from the
+account's ``SshKey`` rows (``keys add``). The connection cap, bans, the login throttle and the
+check queue apply exactly as on telnet, and every refusal is told in an auth banner (OpenSSH
+prints them)."""
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+from typing import TYPE_CHECKING, Any, Callable
+
+import asyncssh
+
+from world import accounts, db
+from world.i18n import strip_marks, t
+from world.log_redact import secret_scope
+from world.login_guard import ChecksBusy
+from world.models import Account
+
+from .connections import Ticket, normalize_address
+from .session import store_rehash
+
+if TYPE_CHECKING:
+    from .app import App
+
+log = logging.getLogger("korchma.ssh")
+#: Seconds a connection over limits.connections_per_address may take to ask for auth (and hear
+#: why it is refused) before it is cut off without a word.
+REFUSE_WITHIN = 5.0
+
+
+class KorchmaSSHServer(asyncssh.SSHServer):
+    """One per connection: authentication. The user name is the account name."""
+
+    def __init__(self, app: "App", session_factory: Callable[..., Any]) -> None:
+        self.app = app
+        self.session_factory = session_factory  # server/ssh.py SSHSession
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = ""
+        self.account: Account | None = None
+        self.key_blobs: set[tuple[str, bytes]] = set()
+        self.refused = False  # banned or throttled: every method fails
+        self.created = False
+        self.ticket: Ticket | None = None
+        self.refuse_timer: asyncio.TimerHandle | None = None
+        self.failures = (0, 0)  # failed logins on the account since its last one (to tell it)
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = normalize_address(str(peer[0])) if peer else ""
+        self.ticket = self.app.connections.admit(self.address)
+        if self.ticket is None:
+            # Over limits.connections_per_address. The line goes out as an auth banner at the
+            # client's first auth request (OpenSSH prints banners as UTF-8 text, but escapes a
+            # DISCONNECT reason's non-ASCII bytes to octal, and a disconnect sent before the
+            # handshake can be lost to a TCP reset); a client that never asks is cut off soon.
+            self.refuse_timer = asyncio.get_running_loop().call_later(REFUSE_WITHIN, self._refuse_now)
+
+    def _too_many(self) -> asyncssh.DisconnectError:
+        limit = self.app.connections.per_address
+        self._banner("connections.too_many", limit=limit)
+        # The reason is English (ASCII), so OpenSSH's "Received disconnect" line stays readable.
+        return asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                        strip_marks(t("en", "connections.too_many", limit=limit)))
+
+    def _refuse_now(self) -> None:
+        self.refuse_timer = None
+        if self.conn is not None:
+            err = self._too_many()
+            self.conn.disconnect(err.code, err.reason)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.refuse_timer is not None:
+            self.refuse_timer.cancel()
+            self.refuse_timer = None
+        if self.ticket is not None:
+            self.ticket.release()
+
+    def _banner(self, key: str, **params: Any) -> None:
+        """Tell the client why (OpenSSH prints auth banners), in the server's language."""
+        text = strip_marks(t(self.app.config.server["default_language"], key, **params))
+        try:
+            assert self.conn is not None
+            self.conn.send_auth_banner(text.replace("\n", "\r\n") + "\r\n")
+        except (OSError, AssertionError):
+            pass
+
+    def _throttled(self, name: str) -> bool:
+        wait = self.app.throttle.wait_left(name, self.address)
+        if wait > 0:
+            self._banner("login.wait", seconds=int(wait) + 1)
+            return True
+        return False
+
+    async def begin_auth(self, username: str) -> bool:
+        # Always True: prompt_toolkit's own SSH server returns False here, i.e. no auth at all.
+        if self.ticket is None:
+            if self.refuse_timer is not None:
+                self.refuse_timer.cancel()
+                self.refuse_timer = None
+            raise self._too_many()  # asyncssh sends the DISCONNECT and closes
+        name = username.strip()
+        self.account, self.key_blobs, self.refused = None, set(), False
+        if self._throttled(name):
+            self.refused = True
+            return True
+        if await accounts.active_ban(name, self.address):
+            self._banner("login.banned")
+            self.refused = True
+            return True
+        account = await accounts.find(name)
+        if account is None:
+            problem = accounts.name_problem(name)
+            if problem:
+                self._banner(problem)
+                self.refused = True
+            else:
+                self._banner("login.new_account", name=name)
+            return True
+        self.account = account
+        self.key_blobs = {(k.algorithm, base64.b64decode(k.key_data))
+                          for k in await accounts.account_keys(account)}
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        # The password stays out of every log record made while it is checked (world/log_redact.py).
+        with secret_scope(password):
+            try:
+                return await self._validate_password(username.strip(), password)
+            except ChecksBusy:  # not checked, so not counted
+                self._banner("login.busy")
+            except Exception as exc:
+                if not db.is_storage_failure(exc):
+                    log.exception("SSH password login of %r failed", username)
+                    self._banner("error.internal")
+                else:
+                    log.warning("storage failure (%s: %s) in the SSH login of %r", type(exc).__name__, exc, username)
+                    self._banner("error.storage")
+            return False
+
+    async def _validate_password(self, name: str, password: str) -> bool:
+        if self.refused or self._throttled(name):
+            return False
+        checks = self.app.checks
+        if checks.full(self.address):
+            raise ChecksBusy()
+        account = await accounts.find(name)  # afresh: it may have been made meanwhile
+        if account is None:
+            problem = accounts.name_problem(name) or accounts.password_problem(password)
+            if problem:
+                self._banner(problem)
+                return False
+            wait = self.app.creations.wait_left(self.address)
+            if wait > 0:
+                self._banner("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
+                return False
+            password_hash = await checks.hash(self.address, password)
+            try:
+                account = await accounts.create(name, password_hash, self.app.config.server["default_language"],
+                                                self.app.config.section("accounts")["admins"])
+            except accounts.NameTaken:  # the same name made at the same moment by someone else
+                self._banner("account.name_taken")
+                return False
+            self.created = True
+            self.app.creations.record(self.address)
+        else:
+            checked = await checks.check(self.address, account.password_hash, password)
+            if not checked.ok:
+                self.app.throttle.failed(account.name, self.address)
+                self._banner("login.bad_password")
+                return False
+            if checked.new_hash is not None:
+                await store_rehash(account, checked.new_hash)
+        self.account = account
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        # A key that does not match is no guess at a secret: clients offer all they have, so it
+        # does not count as a failed login. The throttle and bans still close this door.
+        if self.refused or self.account is None or self.app.throttle.wait_left(username.strip(), self.address) > 0:
+            return False
+        return (key.algorithm.decode("ascii", "replace"), bytes(key.public_data)) in self.key_blobs
+
+    def auth_completed(self) -> None:
+        if self.account is not None:
+            self.failures = self.app.throttle.succeeded(self.account.name, self.address)
+            log.info("SSH login: %s from %s%s", self.account.name, self.address,
+                     " (new account)" if self.created else "")
+
+    def session_requested(self) -> Any:
+        assert self.account is not None
+        created, self.created = self.created, False
+        return self.session_factory(self.app, self.address, self.account, created, self.failures)
