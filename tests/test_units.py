@@ -212,6 +212,13 @@ def test_match_name_across_scripts():
     assert latin_fold("Щука Хрущёв") == "shuka hrushev"
 
 
+def test_a_name_with_a_line_break_at_its_end_is_no_name():
+    from world.accounts import name_problem
+
+    assert name_problem("Anna") is None
+    assert name_problem("Anna\n") == "account.name_chars"  # `$` alone would let it through
+
+
 def test_an_exact_name_wins_and_looser_matches_of_accounts_ask():
     from commands.names import loose_matches
 

@@ -35,7 +35,7 @@ def name_problem(name: str) -> str | None:
     """A message key saying what is wrong with a new name, or None if it is good."""
     if not 2 <= len(name) <= 20:
         return "account.name_length"
-    if not NAME_RE.match(name):
+    if not NAME_RE.fullmatch(name):
         return "account.name_chars"
     key = name_key(name)
     if name.casefold() in RESERVED or key in {name_key(r) for r in RESERVED}:
