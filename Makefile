@@ -1,4 +1,6 @@
 # Two commands: `make run` (set up and start the server) and `make test` (the whole suite).
+# The suite runs on two workers (pytest-xdist), a test file per worker at a time: every test starts
+# its own server on free ports with its own data folder, so files do not share anything.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -20,7 +22,7 @@ run: $(STAMP)
 	$(BIN)/korchma serve --config config.toml
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py
