@@ -11,19 +11,10 @@ from __future__ import annotations
 import ipaddress
 from typing import Iterable
 
+from world.addresses import normalize_address
+
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def normalize_address(address: str) -> str:
-    """One spelling per host: IPv4-mapped IPv6 (``::ffff:1.2.3.4``) is the IPv4 address, and an
-    IPv6 zone or odd spelling is canonical. Anything not an IP address is kept as it is."""
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return str(ip)
+__all__ = ["normalize_address", "parse_networks", "Ticket", "ConnectionLimit"]
 
 
 def parse_networks(entries: Iterable[str]) -> list[Network]:

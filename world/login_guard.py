@@ -28,6 +28,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .accounts import name_key
+from .addresses import normalize_address
 
 log = logging.getLogger("korchma.logins")
 
@@ -44,15 +45,12 @@ WARM_UP = "warm-up"  # what each hashing thread hashes first (PasswordChecks._wa
 
 def address_key(address: str) -> str:
     """The unit the throttle and the check queue count by (see the module's text)."""
+    address = normalize_address(address)
     try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
+        ip = ipaddress.ip_address(address)
     except ValueError:
         return address
-    if ip.version == 6:
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
+    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else address
 
 
 # -- the throttle ------------------------------------------------------------------------------
