@@ -27,6 +27,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.services import missing
+
+
 FILLER = ".filler"
 
 
@@ -74,12 +77,12 @@ class SmallDisk:
 
 def mount_small_disk(size_mib: int = 8) -> SmallDisk:
     if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("a tmpfs for storage-failure tests needs root and mount(8)")
+        missing("a tmpfs for storage-failure tests needs root and mount(8)")
     path = Path(tempfile.mkdtemp(prefix="korchma-disk-"))
     done = _mount("-t", "tmpfs", "-o", f"size={size_mib}m,mode=0755", "tmpfs", str(path))
     if done.returncode != 0:
         shutil.rmtree(path, ignore_errors=True)
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+        missing(f"cannot mount a tmpfs here: {done.stderr.strip()}")
     return SmallDisk(path=path, size_mib=size_mib)
 
 

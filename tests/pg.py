@@ -39,6 +39,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.services import missing
+
+
 SUPERUSER = "korchma"  # the cluster's superuser role (initdb -U); trust auth, so any password
 FALLBACK_OS_USER = "korchma-pg"
 
@@ -168,7 +171,7 @@ class PgCluster:
 def start_cluster() -> PgCluster:
     bin_dir = find_bin_dir()
     if bin_dir is None:
-        pytest.skip("PostgreSQL is not installed: no initdb on PATH or in /usr/lib/postgresql/*/bin")
+        missing("PostgreSQL is not installed: no initdb on PATH or in /usr/lib/postgresql/*/bin")
     os_user = os_user_for_cluster()
     last_error: Exception | None = None
     for _ in range(3):  # the free port may be taken between our probe and postgres' bind
