@@ -73,6 +73,11 @@ def match_name(prefix: str, names: Iterable[str]) -> tuple[str | None, list[str]
     exact = exact_name(prefix, names)
     if exact is not None:
         return exact, []
+    return loose_match(prefix, names)
+
+
+def loose_match(prefix: str, names: list[str]) -> tuple[str | None, list[str]]:
+    """:func:`match_name` without the exact name (for a caller that looked for it already)."""
     for way in LOOSER_WAYS:
         found = way(prefix, names)
         if found:

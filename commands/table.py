@@ -9,7 +9,7 @@ from typing import Any
 
 from games.base import RuleError
 from world.accounts import parse_duration
-from world.db import STORAGE_ERRORS
+from world.db import is_storage_failure
 from world.messages import msg
 from world.presenters import present_view
 from world.broken_tables import game_name
@@ -68,8 +68,10 @@ async def run_table_op(ctx: Ctx, coro: Any) -> Any:
         return await coro
     except TableError as err:
         raise CommandError(err.key, **err.params) from err
-    except STORAGE_ERRORS as err:  # nothing was changed: the write comes before the memory
-        raise CommandError("storage.failed") from err
+    except Exception as err:
+        if not is_storage_failure(err):
+            raise  # a bug: logged with its traceback, the player gets the internal-error line
+        raise CommandError("storage.failed") from err  # nothing was changed: the write comes first
 
 
 @command("tables", "столы", "столи")
@@ -90,7 +92,7 @@ async def tables(ctx: Ctx) -> None:
             ctx.reply("broken.list_header")
         for table in broken:
             ctx.reply("broken.list_line", number=table.number, game=game_name(table.game_name),
-                      reason=table.broken_reason)
+                      reason=table.broken_detail)
         counts = manager.in_memory()
         ctx.reply("tables.memory", tables=len(manager.tables), open=counts.get("open", 0),
                   running=counts.get("running", 0), finished=counts.get("finished", 0),

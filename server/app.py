@@ -10,6 +10,7 @@ from world import accounts, db, log_redact, login_guard
 from world.hub import World
 from world.messages import msg
 from world.models import Account, InboxItem
+from world.table_restore import TablesNotRestored
 from world.tables import TableManager
 
 from . import listener, startup
@@ -68,7 +69,12 @@ class App:
 
         key = host_key(cfg.host_key_path)
         self.world.tables = TableManager(self.world)
-        await self.world.tables.restore()
+        try:
+            await self.world.tables.restore()
+        except TablesNotRestored as err:  # storage trouble: no table is marked broken for it
+            raise startup.StartupError(f"tables could not be restored: {err}; nothing was marked broken, and "
+                                       f"the next start tries again once the database works; "
+                                       f"{startup.DB_URL_HINT}") from err
         self.telnet, self.telnet_port = await start_telnet(self, self.telnet_sockets)
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)

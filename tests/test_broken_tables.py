@@ -7,6 +7,7 @@ players are free to open another table.
 """
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -14,11 +15,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from games.revolution.deck import DECK_DIR
+from tests.pg import pg_cluster, pg_database  # noqa: F401  (fixtures)
 from tests.ssh_client import connect
 from tests.telnet_client import log_in
+from tests.test_startup import one_line_failure, serve
+from tests.test_storage import bids_for_two
 from tests.wire import open_table
 from world.i18n import strip_marks, t
 
@@ -48,6 +53,18 @@ async def ssh(srv, name: str):
     client = await connect(srv.ssh_port, name, password="secret1", width=WIDE)
     await client.expect(ru("login.welcome", name=name), timeout=10)
     return client
+
+
+async def bids_begun(srv) -> int:
+    """Анна (telnet) and Борис (SSH) begin «Торги» and she bids; then the server stops. Returns
+    the table's number."""
+    anna, boris, number, hand, _ = await bids_for_two(srv)
+    anna.send_line(f"ставка {hand[0]}")
+    await anna.expect("принята")
+    await anna.close()
+    await boris.close()
+    assert srv.terminate() == 0
+    return number
 
 
 @pytest.fixture
@@ -98,13 +115,16 @@ async def test_an_invalid_deck_breaks_its_table_only(server_factory, tmp_path, d
 
     anna = await telnet(srv, "Анна", create=False)
     await anna.expect(told_player(broken, "Революция"))
-    await anna.expect(f"«{deck_name}»")  # why: the deck, named
+    await anna.expect(ru("broken.reason.deck", deck=deck_name))  # why: the deck, named, in plain words
     anna.send_line(f"сесть {broken}")
     await anna.expect(ru("broken.unavailable", number=broken, reason="").split(":")[0])
     mine = await open_table(anna, "открыть торги")  # not stuck: she plays elsewhere
     assert mine not in (broken, other)
     boris = await ssh(srv, "Борис")
     await boris.expect(told_player(broken, "Революция"))
+    await boris.expect(ru("broken.reason.deck", deck=deck_name))
+    for player in (anna, boris):  # the parser's complaint is for the host, not the players
+        assert "JSON" not in player.text and "Expecting" not in player.text and "DeckError" not in player.text
     boris.send_line("смотреть")  # he is not held at the broken table: he is in the hall
     await boris.expect(ru("hall.look_title"))
     boris.send_line(f"сесть {mine}")
@@ -112,6 +132,7 @@ async def test_an_invalid_deck_breaks_its_table_only(server_factory, tmp_path, d
 
     admin = await telnet(srv, "Админ", create=False)
     await admin.expect(ru("broken.told_admin", number=broken, game="Революция", reason="").split(":")[0])
+    await admin.expect("not a readable JSON file")  # admins get the cause
     admin.send_line("столы")
     await admin.expect(ru("broken.list_header"))
     await admin.expect(re.compile(rf"№{broken} +Революция +— Колоду «{deck_name}»"))
@@ -134,18 +155,7 @@ async def test_an_invalid_deck_breaks_its_table_only(server_factory, tmp_path, d
 async def test_a_corrupted_log_entry_breaks_its_table_only(server_factory, tmp_path):
     data = tmp_path / "data"
     srv = server_factory(ADMINS, data_dir=data)
-    anna = await telnet(srv, "Анна")
-    boris = await ssh(srv, "Борис")
-    number = await open_table(anna, "открыть торги rounds=3")
-    boris.send_line(f"сесть {number}")
-    await boris.expect(f"Вы садитесь за стол {number}")
-    anna.send_line("начать")
-    hand = await anna.expect(re.compile(r"ваши карты — [\d, ]+"))
-    anna.send_line(f"ставка {first_card(hand)}")
-    await anna.expect("принята")
-    await anna.close()
-    await boris.close()
-    assert srv.terminate() == 0
+    number = await bids_begun(srv)
 
     db = sqlite3.connect(Path(data) / "korchma.sqlite3")
     try:
@@ -158,7 +168,7 @@ async def test_a_corrupted_log_entry_breaks_its_table_only(server_factory, tmp_p
     assert srv.log().count(LOGGED) == 1
     anna = await telnet(srv, "Анна", create=False)
     await anna.expect(told_player(number, "Торги"))
-    await anna.expect(ru("broken.reason.replay", step=1, why="").split("(")[0])
+    await anna.expect(ru("broken.reason.replay", step=1))
     await open_table(anna, "открыть торги")
     boris = await ssh(srv, "Борис")
     await boris.expect(told_player(number, "Торги"))
@@ -166,3 +176,79 @@ async def test_a_corrupted_log_entry_breaks_its_table_only(server_factory, tmp_p
     await boris.expect(ru("broken.unavailable", number=number, reason="").split(":")[0])
     await anna.close()
     await boris.close()
+
+
+async def test_players_read_a_plain_reason_and_admins_the_cause(server_factory, tmp_path):
+    """A table that fails to rebuild for an unforeseen reason (its stored options are no longer
+    a mapping: the engine fails with an AttributeError): its players, on both doors, read that
+    the server had an internal error, in their language, never the exception; the admins read
+    the exception's type and text, in their inbox and in `tables`."""
+    data = tmp_path / "data"
+    srv = server_factory(ADMINS, data_dir=data)
+    admin = await telnet(srv, "Админ")
+    await admin.close()
+    number = await bids_begun(srv)
+
+    db = sqlite3.connect(Path(data) / "korchma.sqlite3")
+    try:
+        db.execute("UPDATE game_table SET options = ? WHERE id = ?", ("[3]", number))
+        db.commit()
+    finally:
+        db.close()
+    srv = server_factory(ADMINS, data_dir=data)
+    assert srv.log().count(LOGGED) == 1 and "AttributeError" in srv.log()
+    anna = await telnet(srv, "Анна", create=False)
+    boris = await ssh(srv, "Борис")
+    for player in (anna, boris):
+        await player.expect(told_player(number, "Торги"))
+        await player.expect(ru("broken.reason.error"))
+        player.send_line(f"сесть {number}")
+        await player.expect(ru("broken.unavailable", number=number, reason=ru("broken.reason.error")))
+        assert "AttributeError" not in player.text and "object has no attribute" not in player.text
+    admin = await telnet(srv, "Админ", create=False)
+    await admin.expect(ru("broken.told_admin", number=number, game="Торги", reason="").split(":")[0])
+    await admin.expect("AttributeError: 'list' object has no attribute 'items'")
+    admin.send_line("столы")
+    await admin.expect(re.compile(rf"№{number} +Торги +— AttributeError"))
+    for client in (anna, boris, admin):
+        await client.close()
+
+
+async def test_storage_trouble_while_restoring_stops_the_start_and_breaks_nothing(server_factory, pg_database,
+                                                                                 tmp_path):
+    """The database fails while a table's seats are read at start-up (PostgreSQL ends the statement
+    as in a shutdown): that is no fault of the table's. The start-up ends at once with one line
+    naming the cause and the key to change, nothing is marked broken, and the next start, with
+    the database well again, rebuilds the table; its players (both doors) are back at it."""
+    url = pg_database
+    config = f'[server]\ndatabase_url = "{url}"'
+    data = tmp_path / "data"
+    srv = server_factory(config, data_dir=data)
+    number = await bids_begun(srv)
+
+    db = await asyncpg.connect(url)
+    try:
+        await db.execute(
+            "ALTER TABLE seat RENAME TO seat_kept; "
+            "CREATE FUNCTION korchma_test_gone() RETURNS boolean AS $$ BEGIN RAISE EXCEPTION "
+            "'terminating connection due to administrator command' USING ERRCODE = 'admin_shutdown'; "
+            "END $$ LANGUAGE plpgsql; "
+            "CREATE VIEW seat AS SELECT * FROM seat_kept WHERE korchma_test_gone()")
+        run = await asyncio.to_thread(serve, tmp_path, config=config, data_dir=data)
+        one_line_failure(run, "tables could not be restored", f"table {number}", "AdminShutdownError",
+                         "nothing was marked broken", "server.database_url")
+        assert await db.fetchval("SELECT state FROM game_table WHERE id = $1", number) == "running"
+        await db.execute("DROP VIEW seat; DROP FUNCTION korchma_test_gone(); ALTER TABLE seat_kept RENAME TO seat")
+    finally:
+        await db.close()
+    srv = server_factory(config, data_dir=data)
+    assert LOGGED not in srv.log()
+    anna = await telnet(srv, "Анна", create=False)
+    await anna.expect(f"Вы снова за столом {number}")
+    boris = await ssh(srv, "Борис")
+    await boris.expect(f"Вы снова за столом {number}")
+    boris.send_line("рука")
+    await boris.expect(re.compile(r"Ваши карты: [\d, ]+"))
+    for player in (anna, boris):
+        assert told_player(number, "Торги") not in player.text
+        await player.close()

@@ -3,8 +3,8 @@
 Real servers, real sockets (telnet and SSH), real databases:
 * SQLite on a tmpfs that is filled up mid-game (tests/fsfault.py): writes fail with SQLITE_FULL;
 * PostgreSQL in a cluster of the test's own, stopped mid-game and started again;
-* SQLite refusing one kind of write (a trigger that aborts it) to reach the writes that come
-  after a commit: the inbox of a player who is away, and the finish record of a game.
+* PostgreSQL failing one kind of write with "disk full" (a trigger, tests/refusals.py) to reach
+  the writes that come after a commit: the inbox of a player who is away, the finish record.
 Each test checks that the pause is told to everyone at the table over both doors, that nothing
 moves while it lasts, that the game carries on to its end by itself afterwards, and that the
 stored log replays to the stored result (no action lost or written twice).
@@ -22,7 +22,8 @@ import asyncpg
 
 from games import registry
 from tests.fsfault import small_disk  # noqa: F401  (fixture)
-from tests.pg import own_pg_cluster  # noqa: F401  (fixture)
+from tests.pg import own_pg_cluster, pg_cluster, pg_database  # noqa: F401  (fixtures)
+from tests.refusals import pg_allow, pg_refuse
 from tests.ssh_client import connect
 from tests.telnet_client import log_in
 from tests.wire import FINISHED, open_table
@@ -59,6 +60,21 @@ async def ssh(srv, name: str):
     return client
 
 
+async def bids_for_two(srv, bot: bool = False) -> tuple[Any, Any, int, list[int], list[int]]:
+    """Анна (telnet) opens «Торги» for three rounds, Борис (SSH) sits down (and a bot, with
+    ``bot``) and she starts: both clients, the table's number and their hands."""
+    anna = await telnet(srv, "Анна")
+    boris = await ssh(srv, "Борис")
+    number = await open_table(anna, "открыть торги rounds=3")
+    boris.send_line(f"сесть {number}")
+    await boris.expect(f"Вы садитесь за стол {number}")
+    if bot:
+        anna.send_line("боты 1")
+        await anna.expect("За стол садится 1 бот")
+    anna.send_line("начать")
+    return anna, boris, number, hand_of(await anna.expect(HAND, 10)), hand_of(await boris.expect(HAND, 10))
+
+
 def assert_log_replays(table: dict[str, Any], seats: int, entries: list[dict[str, Any]]) -> None:
     """The stored log is steps 1..N, each once, and replaying it from the seed gives the
     stored result: what a restart would rebuild is what the players saw."""
@@ -90,22 +106,25 @@ def sqlite_log(path: Path, number: int) -> tuple[dict[str, Any], int, list[dict[
     return table, seats, entries
 
 
+async def pg_log(url: str, number: int) -> tuple[dict[str, Any], int, list[dict[str, Any]]]:
+    db = await asyncpg.connect(url)
+    try:
+        table = dict(await db.fetchrow("SELECT * FROM game_table WHERE id = $1", number))
+        seats = await db.fetchval("SELECT COUNT(*) FROM seat WHERE table_id = $1", number)
+        entries = [dict(r) for r in await db.fetch("SELECT * FROM action_log WHERE table_id = $1 ORDER BY step",
+                                                   number)]
+    finally:
+        await db.close()
+    return table, seats, entries
+
+
 async def test_a_full_disk_pauses_the_table_and_it_carries_on(server_factory, small_disk):
     """Disk full mid-game (SQLite): both doors are told, the clock stands and nothing moves; when
     there is room again the game carries on by itself, a restart finds exactly the accepted
     moves, and the timeouts play it to the end."""
     config = "[games.bids]\nseconds = 8"
     srv = server_factory(config, data_dir=small_disk.path)
-    anna = await telnet(srv, "Анна")
-    boris = await ssh(srv, "Борис")
-    number = await open_table(anna, "открыть торги rounds=3")
-    boris.send_line(f"сесть {number}")
-    await boris.expect(f"Вы садитесь за стол {number}")
-    anna.send_line("боты 1")
-    await anna.expect("За стол садится 1 бот")
-    anna.send_line("начать")
-    hand_a = hand_of(await anna.expect(HAND, 10))
-    hand_b = hand_of(await boris.expect(HAND, 10))
+    anna, boris, number, hand_a, hand_b = await bids_for_two(srv, bot=True)
     anna.send_line(f"ставка {hand_a[0]}")
     await anna.expect(f"ставка {hand_a[0]} принята")
     boris.send_line(f"ставка {hand_b[0]}")
@@ -239,47 +258,16 @@ async def test_postgres_stopped_mid_game_pauses_and_heals(server_factory, own_pg
     await anna.close()
     await boris.close()
     assert srv.terminate() == 0
-    db = await asyncpg.connect(url)
-    try:
-        table = dict(await db.fetchrow("SELECT * FROM game_table WHERE id = $1", number))
-        seats = await db.fetchval("SELECT COUNT(*) FROM seat WHERE table_id = $1", number)
-        entries = [dict(r) for r in await db.fetch("SELECT * FROM action_log WHERE table_id = $1 ORDER BY step",
-                                                   number)]
-    finally:
-        await db.close()
-    assert_log_replays(table, seats, entries)
+    assert_log_replays(*await pg_log(url, number))
 
 
-def refuse(path: Path, table: str, event: str = "INSERT", when: str = "") -> str:
-    """A trigger that makes the database refuse a kind of write (SQLITE_CONSTRAINT), as a
-    database that cannot write would; returns its name, for :func:`allow`."""
-    name = f"refuse_{table}"
-    db = sqlite3.connect(path, timeout=10)
-    try:
-        db.execute(f"CREATE TRIGGER {name} BEFORE {event} ON {table} {when} "
-                   "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
-        db.commit()
-    finally:
-        db.close()
-    return name
-
-
-def allow(path: Path, name: str) -> None:
-    db = sqlite3.connect(path, timeout=10)
-    try:
-        db.execute(f"DROP TRIGGER {name}")
-        db.commit()
-    finally:
-        db.close()
-
-
-async def test_writes_after_the_commit_neither_stall_nor_lose(server_factory, tmp_path):
-    """The inbox of a player who is away, and the finish record: when those writes fail, the
-    table goes on (the inbox items are held and written later, in order), a finish that cannot
-    be stored pauses the table until it can, and the away player reads everything at login."""
-    data = tmp_path / "data"
-    srv = server_factory("[games.bids]\nseconds = 2", data_dir=data)
-    path = data / "korchma.sqlite3"
+async def test_writes_after_the_commit_neither_stall_nor_lose(server_factory, pg_database, tmp_path):
+    """The inbox of a player who is away, and the finish record: when those writes fail for
+    storage trouble (PostgreSQL says its disk is full, for those writes only), the table goes on
+    (the inbox items are held and written later, in order), a finish that cannot be stored pauses
+    the table until it can, and the away player reads everything at login."""
+    url = pg_database
+    srv = server_factory(f'[server]\ndatabase_url = "{url}"\n[games.bids]\nseconds = 2', data_dir=tmp_path / "data")
     anna = await telnet(srv, "Анна")
     boris = await ssh(srv, "Борис")
     number = await open_table(anna, "открыть торги rounds=3")
@@ -287,8 +275,8 @@ async def test_writes_after_the_commit_neither_stall_nor_lose(server_factory, tm
     await boris.expect(f"Вы садитесь за стол {number}")
     boris.send_line("выход")  # away, keeping his seat: all his news goes to the inbox
     await boris.wait_closed(10)
-    inbox = refuse(path, "inbox_item")
-    finish = refuse(path, "game_table", "UPDATE OF state", "WHEN NEW.state = 'finished'")
+    inbox = await pg_refuse(url, "inbox_item")
+    finish = await pg_refuse(url, "game_table", "UPDATE OF state", "WHEN (NEW.state = 'finished')")
     anna.send_line("начать")
     await anna.expect(HAND, 10)
     # Nobody bids: three rounds run out on the clock (Boris's news cannot be stored meanwhile),
@@ -297,8 +285,8 @@ async def test_writes_after_the_commit_neither_stall_nor_lose(server_factory, tm
         await anna.expect(f"Раунд {round_number} из 3", 15)
     await anna.expect(ru("storage.paused", number=number), 15)
     assert FINISHED.search(anna.text) is None  # not said before it is stored
-    allow(path, finish)
-    allow(path, inbox)
+    await pg_allow(url, "game_table", finish)
+    await pg_allow(url, "inbox_item", inbox)
     await anna.expect(ru("storage.resumed", number=number), 45)
     await anna.expect(FINISHED, 5)
     boris = await ssh(srv, "Борис")
@@ -308,4 +296,104 @@ async def test_writes_after_the_commit_neither_stall_nor_lose(server_factory, tm
     await anna.close()
     await boris.close()
     assert srv.terminate() == 0
-    assert_log_replays(*sqlite_log(path, number))
+    assert_log_replays(*await pg_log(url, number))
+
+
+def until_colon(key: str, **params: Any) -> str:
+    """The fixed start of a line whose tail (after its colon) is a reason: long lines wrap."""
+    return ru(key, **params, reason="").split(":")[0]
+
+
+async def blocked_by(holder: asyncpg.Connection) -> int:
+    """The server's backend that waits for a lock ``holder`` holds: its pid."""
+    for _ in range(400):
+        pid = await holder.fetchval("SELECT pid FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))")
+        if pid is not None:
+            return pid
+        await asyncio.sleep(0.05)
+    raise AssertionError("nothing waits for the lock")
+
+
+async def test_a_start_counts_only_once_it_is_stored(server_factory, pg_database, tmp_path):
+    """`start` while another transaction holds the table's row (PostgreSQL): until the start is
+    stored, `look` shows the table open and no game, and nobody can sit down or get up; when the
+    write then fails (the statement is cancelled) the table is open as it was, and the next
+    `start` deals anew."""
+    url = pg_database
+    srv = server_factory(f'[server]\ndatabase_url = "{url}"', data_dir=tmp_path / "data")
+    anna = await telnet(srv, "Анна")
+    boris = await ssh(srv, "Борис")
+    vera = await telnet(srv, "Вера")
+    number = await open_table(anna, "открыть торги rounds=3")
+    boris.send_line(f"сесть {number}")
+    await boris.expect(f"Вы садитесь за стол {number}")
+    header = re.compile(rf"Стол {number}: «Торги», ([^.]+)\.")
+    holder = await asyncpg.connect(url)
+    try:
+        hold = holder.transaction()
+        await hold.start()
+        await holder.execute("SELECT 1 FROM game_table WHERE id = $1 FOR UPDATE", number)
+        anna.send_line("начать")
+        writer = await blocked_by(holder)
+        boris.mark_here()
+        boris.send_line("смотреть")
+        assert header.search(await boris.expect(header)).group(1) == ru("table.state.open")
+        await boris.settle(0.5)
+        assert "ваши карты" not in boris.text_since_mark()  # no game to see: none is stored
+        vera.send_line(f"сесть {number}")
+        await vera.expect(ru("table.starting", number=number))
+        boris.send_line("встать")
+        await boris.expect(ru("table.starting", number=number))
+        await holder.execute("SELECT pg_cancel_backend($1)", writer)
+        await anna.expect(ru("storage.failed"), 10)
+        await hold.rollback()
+    finally:
+        await holder.close()
+    boris.send_line("смотреть")
+    assert header.search(await boris.expect(header)).group(1) == ru("table.state.open")
+    assert HAND.search(anna.text) is None and HAND.search(boris.text) is None
+    anna.send_line("начать")
+    await anna.expect(HAND, 10)
+    await boris.expect(HAND, 10)
+    for client in (anna, boris, vera):
+        assert ru("error.internal") not in client.text
+        await client.close()
+    assert srv.terminate() == 0
+
+
+async def test_a_logged_step_the_rules_refuse_breaks_a_paused_table(server_factory, pg_database, tmp_path):
+    """A paused table catches up with the log before it resumes. When the log holds a step the
+    rules refuse (here written behind the server's back), retrying would fail the same way for
+    ever: the table is marked broken and its players told why, on both doors, instead of staying
+    paused without a word."""
+    url = pg_database
+    srv = server_factory(f'[server]\ndatabase_url = "{url}"', data_dir=tmp_path / "data")
+    anna, boris, number, hand, _ = await bids_for_two(srv)
+    log_writes = await pg_refuse(url, "action_log")
+    clock_writes = await pg_refuse(url, "game_table", "UPDATE")
+    anna.send_line(f"ставка {hand[0]}")
+    for client in (anna, boris):
+        await client.expect(ru("storage.paused", number=number), 10)
+    await pg_allow(url, "action_log", log_writes)
+    db = await asyncpg.connect(url)
+    try:
+        step = await db.fetchval("SELECT COALESCE(MAX(step), 0) + 1 FROM action_log WHERE table_id = $1", number)
+        await db.execute("INSERT INTO action_log (table_id, step, seat, action, by, created_at) "
+                         "VALUES ($1, $2, 0, '{\"type\": \"no such move\"}', 'player', now())", number, step)
+    finally:
+        await db.close()
+    await pg_allow(url, "game_table", clock_writes)
+    for client in (anna, boris):
+        await client.expect(until_colon("broken.stopped_player", number=number, game="Торги"), 45)
+        await client.expect(ru("broken.reason.replay", step=step))
+        assert ru("storage.resumed", number=number) not in client.text
+        assert "no such move" not in client.text and "ReplayRefused" not in client.text
+    boris.send_line(f"сесть {number}")  # he is free, and the table says why it cannot go on
+    await boris.expect(until_colon("broken.unavailable", number=number))
+    await open_table(anna, "открыть торги")
+    for client in (anna, boris):
+        await client.close()
+    assert srv.terminate() == 0
+    assert srv.log().count("cannot go on and is marked broken") == 1
+    table, _, _ = await pg_log(url, number)
+    assert table["state"] == "broken"

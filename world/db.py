@@ -1,7 +1,9 @@
 """Database start and stop (tortoise-orm). Call init() before the front doors start.
 
-Also what the rest of the world needs to live through storage trouble: which exceptions mean
-"the database cannot be written now" (:data:`STORAGE_ERRORS`), and :func:`transaction`, tortoise's
+Also what the rest of the world needs to live through storage trouble: :func:`is_storage_failure`
+tells "the database cannot do it now" (a full disk, a read-only file, a server that went away:
+pause and retry) from "the request is wrong" (a unique key taken, a bad field, a row that is not
+there: a bug or a refusal that retrying repeats for ever), and :func:`transaction`, tortoise's
 ``in_transaction`` made safe for a database that goes away and comes back.
 """
 from __future__ import annotations
@@ -14,16 +16,32 @@ from typing import Any
 
 import asyncpg
 from tortoise import Tortoise, connections
-from tortoise.exceptions import BaseORMException, IntegrityError, NoValuesFetched, NotExistOrMultiple
+from tortoise.exceptions import DBConnectionError, OperationalError, TransactionManagementError
+from tortoise.exceptions import IntegrityError, NoValuesFetched, NotExistOrMultiple
 from tortoise.transactions import in_transaction
 
 log = logging.getLogger("korchma.db")
 
-# A full disk or a read-only file (sqlite3.OperationalError, raw from a failed COMMIT, or
-# tortoise's OperationalError), a PostgreSQL server that went away (asyncpg's connection errors,
-# or ConnectionRefusedError while the pool reconnects): the write did not happen.
-STORAGE_ERRORS: tuple[type[BaseException], ...] = (
-    BaseORMException, sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+# What the drivers raise: tortoise wraps some of these in its own OperationalError (SQLite: the
+# sqlite3 error is its argument; PostgreSQL: its cause) and lets the others through.
+_DRIVER_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError,
+                                                    OSError)
+
+# SQLite's primary result codes that mean the storage, not the statement: busy or locked by
+# another connection, out of memory, a read-only file, an I/O error, a full disk, a file that
+# cannot be opened, a locking protocol error. SQLITE_ERROR (no such table, a bad query),
+# SQLITE_CONSTRAINT (a unique key, a foreign key, a trigger's refusal), SQLITE_CORRUPT, ... are
+# not: the same statement fails the same way again.
+_SQLITE_STORAGE_CODES = frozenset({5, 6, 7, 8, 10, 13, 14, 15})
+
+# PostgreSQL's error classes that mean the server or its storage: a connection lost (08), the
+# server shutting down or a statement cancelled (57), out of disk, memory or connections (53),
+# an I/O error (58), a read-only transaction, and the conflicts of concurrent transactions
+# that the same statement survives when tried again (40: serialization, deadlock; 55P03).
+_POSTGRES_STORAGE_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError, asyncpg.InsufficientResourcesError,
+    asyncpg.PostgresSystemError, asyncpg.ReadOnlySQLTransactionError, asyncpg.TransactionRollbackError,
+    asyncpg.LockNotAvailableError)
 
 MODELS = ["world.models"]
 
@@ -48,16 +66,40 @@ ADDED_COLUMNS = [
 
 def is_storage_failure(exc: BaseException) -> bool:
     """The database could not do what was asked because of the storage or the connection (disk
-    full, read-only, server gone), not because the request was wrong (a name already taken, a row
-    that is not there, a bad query): retrying later may work."""
-    if not isinstance(exc, STORAGE_ERRORS):
-        return False
+    full, read-only, locked, server gone): retrying later may work. False for a request the
+    database refuses (a name already taken, a foreign key, a bad field, a row that is not
+    there, a bad query) and for anything that is not a database error at all: a bug, which the
+    same request repeats."""
+    if isinstance(exc, DBConnectionError):
+        return True
     if isinstance(exc, (IntegrityError, NotExistOrMultiple, NoValuesFetched)):
         return False
-    if isinstance(exc, asyncpg.PostgresError):  # asyncpg's own errors may reach us untranslated
-        return isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.OperatorInterventionError,
-                                asyncpg.InsufficientResourcesError, asyncpg.ReadOnlySQLTransactionError))
-    return True
+    if isinstance(exc, (OperationalError, TransactionManagementError)):
+        inner = _driver_error(exc)
+        return inner is not None and _driver_storage_failure(inner)
+    return isinstance(exc, _DRIVER_ERRORS) and _driver_storage_failure(exc)
+
+
+def _driver_error(exc: BaseException) -> BaseException | None:
+    """The driver's error that tortoise wrapped, if any (a failure of tortoise's own, such as
+    a field it refuses, has none)."""
+    for inner in (exc.__cause__, exc.args[0] if exc.args else None, exc.__context__):
+        if isinstance(inner, _DRIVER_ERRORS):
+            return inner
+    return None
+
+
+def _driver_storage_failure(exc: BaseException) -> bool:
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is None:  # made by the sqlite3 module itself, not by SQLite
+            return isinstance(exc, sqlite3.OperationalError)
+        return (code & 0xFF) in _SQLITE_STORAGE_CODES
+    if isinstance(exc, asyncpg.PostgresError):
+        return isinstance(exc, _POSTGRES_STORAGE_ERRORS)
+    if isinstance(exc, asyncpg.InterfaceError):  # a connection closed or released under us
+        return not isinstance(exc, ValueError)  # but not an argument of the wrong type (DataError)
+    return isinstance(exc, OSError)  # refused or reset while the pool reconnects, a timeout
 
 
 async def init(url: str, generate: bool = True) -> None:

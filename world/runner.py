@@ -9,21 +9,28 @@ For each accepted action the runner
    the default action; a seat that times out ``afk_timeouts`` times in a row is played by a bot
    until its player returns.
 A restart rebuilds the game by replaying the log from the seed; the stored deadline carries on.
-A write that fails pauses the table until writes work again (storage_pause.py). When the game
-is over the runner lets go of the game's state (TableManager.game_over).
+A write that fails for storage trouble pauses the table until writes work again
+(storage_pause.py). A write the database refuses for any other reason is a bug that the same
+write repeats: a person's action is refused with the internal-error line and the table carries
+on (the person may do something else; the clock and the bots go on); an automatic move (a bot,
+an autopilot, a timeout), which would be chosen again the same, or a result that cannot be
+stored, marks the table broken and tells its players (broken_tables.py), so that it never loops
+or stands still without a word. When the game is over the runner lets go of the game's state
+(TableManager.game_over).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Callable
 
 from games.base import Awaiting, Event, RuleError
 
-from .broken_tables import ReplayRefused
-from .db import STORAGE_ERRORS, transaction
+from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
+from .clock import UTC, utcnow
+from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
 from .storage_pause import StoragePause
@@ -33,11 +40,6 @@ if TYPE_CHECKING:
     from .tables import Table, TableManager
 
 log = logging.getLogger("korchma.runner")
-UTC = timezone.utc
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 class TableRunner:
@@ -75,21 +77,27 @@ class TableRunner:
     # -- starting and rebuilding ------------------------------------------------------------
 
     async def begin(self) -> None:
+        """Deal the game (a RuleError: options the game refuses) and store the start. The table
+        is running, with this runner, only once that is stored: until then `join` and `look`
+        see it open, and nobody sees the game dealt (a start that fails is dealt anew)."""
         table = self.table
         async with self.lock:
             table.game = self.engine.new(len(table.seats), table.options, table.seed)
             table.step = 0
-            table.state_name = "running"
             self._arm_window()
             try:
                 await GameTable.filter(id=table.number).update(
                     state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
                     deadline_at=self.deadline, deadline_step=0)
-            except STORAGE_ERRORS as err:  # not started: the table stays open, the host may retry
-                log.warning("table %d: could not store the start (%s)", table.number, err)
-                table.state_name, table.game = "open", None
+            except BaseException as err:  # not started: the table stays open, the host may retry
+                table.game = None
                 self.deadline = self.window = None
+                if not isinstance(err, Exception) or not is_storage_failure(err):
+                    raise
+                log.warning("table %d: could not store the start (%s)", table.number, err)
                 raise RuleError("storage.failed") from err
+            table.state_name = "running"
+            table.runner = self
             table.seats_total = len(table.seats)
             self.world.broadcast(table.room, msg("table.started", number=table.number, game=msg(f"game.{table.game_name}"),
                                                  names=", ".join(table.seat_names())))
@@ -161,10 +169,15 @@ class TableRunner:
             # The state moved but the log did not: back to what the log holds, clock included.
             self.deadline, self.window, self.paused = clock
             self._rebuild()
-            if not isinstance(err, STORAGE_ERRORS):
+            if not isinstance(err, Exception):
                 raise
-            await self.storage.begin(err)
-            raise self.storage.refusal() from err
+            if is_storage_failure(err):
+                await self.storage.begin(err)
+                raise self.storage.refusal() from err
+            if by == "player":
+                raise  # logged with its traceback and answered with the internal-error line
+            await self.break_down(WriteRefused(err))
+            raise TableBroken() from err
         self.actions.append((seat, action))
         table.step = step
         self._acted_at[seat] = step
@@ -185,13 +198,16 @@ class TableRunner:
     async def _adopt_logged_steps(self) -> bool:
         """Steps the log holds beyond ours: a commit that reported a failure although the database
         had written it (the connection died before its answer came). They count, as logged:
-        applied and announced now. True if there were any."""
+        applied and announced now. True if there were any. ReplayRefused: the rules refuse one."""
         table = self.table
         entries = await ActionLogEntry.filter(table_id=table.number, step__gt=table.step).order_by("step")
         for entry in entries:
             log.warning("table %d: step %d was stored although its write reported a failure; adopted",
                         table.number, entry.step)
-            events = self.engine.apply(table.game, entry.seat, entry.action)
+            try:
+                events = self.engine.apply(table.game, entry.seat, entry.action)
+            except RuleError as err:
+                raise ReplayRefused(entry.step, err) from err
             self.actions.append((entry.seat, entry.action))
             table.step = entry.step
             self._acted_at[entry.seat] = entry.step
@@ -309,11 +325,14 @@ class TableRunner:
 
     async def _store_clock_or_pause(self, before: tuple[datetime | None, float | None]) -> None:
         """Store a clock the Master changed; if that fails, the clock is as it was (``before``)
-        and the table pauses for storage like after any failed write."""
+        and the table pauses for storage like after any failed write (anything else: the Master's
+        command is refused, like a player's action)."""
         try:
             await self._store_clock()
-        except STORAGE_ERRORS as err:
+        except Exception as err:
             self.deadline, self.paused = before
+            if not is_storage_failure(err):
+                raise
             await self.storage.begin(err)
             raise self.storage.refusal() from err
 
@@ -342,7 +361,7 @@ class TableRunner:
                     return
                 self.timer = None
                 await self._apply_defaults()
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, TableBroken):
             pass
         except RuleError:
             if not self.storage.active:  # else: paused for storage; the clock runs again after
@@ -405,7 +424,7 @@ class TableRunner:
                 level = table.seats[number].bot_level or self.world.config.section("tables")["bot_level"]
                 action = self.engine.bot_action(view, legal, rng, level)
                 await self._act_locked(number, action, "bot" if table.seats[number].is_bot else "autopilot")
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, TableBroken):
             pass
         except RuleError:
             if not self.storage.active:  # else: paused for storage; the bot moves again after
@@ -415,6 +434,48 @@ class TableRunner:
         finally:
             if self.bot_tasks.get(number) is asyncio.current_task():
                 self.bot_tasks.pop(number, None)
+
+    # -- a storage pause (storage_pause.py: PausableTable) -------------------------------------
+
+    def stand_still(self) -> float | None:
+        """The clock stops (returned: the seconds it had left; None: no clock) and nobody moves."""
+        left = None if self.deadline is None else max(0.0, (self.deadline - utcnow()).total_seconds())
+        self.deadline = None
+        self._halt_moves()
+        self._send_awaiting()  # GMCP: the deadline is null while the clock stands
+        return left
+
+    async def catch_up(self, seconds_left: float | None) -> float | None:
+        """Steps the log holds beyond ours are adopted (_adopt_logged_steps); then the new wait's
+        clock starts at full length when the game resumes. The seconds to resume with."""
+        if not await self._adopt_logged_steps():
+            return seconds_left
+        self._arm_window(force=True)
+        left = None if self.deadline is None else (self.deadline - utcnow()).total_seconds()
+        self.deadline = None  # it stands until the resumption is stored
+        return left
+
+    async def store_resumption(self, seconds_left: float | None) -> dict[str, Any] | None:
+        """The write resuming needs, so a working probe means the next write works too: the clock
+        as it will run, or the result of a game that ended meanwhile (returned, to be said). On
+        failure the clock still stands, and the error is raised."""
+        self.deadline = None if seconds_left is None else utcnow() + timedelta(seconds=seconds_left)
+        try:
+            if self._game_over():
+                record = self._outcome_record()
+                await self._store_finish(record)
+                return record
+            await self._store_clock()
+            return None
+        except BaseException:
+            self.deadline = None
+            raise
+
+    async def carry_on(self, result: dict[str, Any] | None) -> None:
+        if result is not None:
+            await self._announce_finish(result)
+        else:
+            self._after_step()
 
     # -- speaking: world/table_output.py ------------------------------------------------------
 
@@ -452,12 +513,16 @@ class TableRunner:
 
     async def _finish(self) -> None:
         """Store the result, then say it. If the write fails the table pauses for storage, and
-        the result is stored and said when writes work again (or replayed after a restart)."""
+        the result is stored and said when writes work again (or replayed after a restart). A
+        result the database refuses otherwise would be refused at every try: the table breaks."""
         record = self._outcome_record()
         try:
             await self._store_finish(record)
-        except STORAGE_ERRORS as err:
-            await self.storage.begin(err)
+        except Exception as err:
+            if is_storage_failure(err):
+                await self.storage.begin(err)
+            else:
+                await self.break_down(WriteRefused(err))
             return
         await self._announce_finish(record)
 
@@ -480,7 +545,12 @@ class TableRunner:
         async with self.lock:
             self.stopped = True
             self.storage.cancel()
-            if self.timer is not None:
-                self.timer.cancel()
-            for task in list(self.bot_tasks.values()):
-                task.cancel()
+            self._halt_moves()
+
+    async def break_down(self, err: BaseException) -> None:
+        """With the lock held: a bug (not storage trouble) means this table cannot go on. It stops
+        here, and is marked broken with its players told (world/broken_tables.py)."""
+        self.stopped = True
+        self.storage.cancel()
+        self._halt_moves()
+        await break_running(self.manager, self.table, err)

@@ -45,13 +45,14 @@ class Table:
     host: str
     seats_total: int
     seed: int = 0
-    state_name: str = "open"  # open | running | finished | closed | broken (could not be rebuilt)
+    state_name: str = "open"  # open | running | finished | closed | broken (cannot go on)
+    starting: bool = False  # `start` is dealing and storing the game: the seats and options hold still
     seats: list[SeatInfo] = field(default_factory=list)
     watchers: set[int] = field(default_factory=set)
     masters: set[int] = field(default_factory=set)  # watchers who are the observer Master
     master_name: str = ""  # who may take the Master's chair besides admins (`master=NAME` at open)
     previous: int | None = None  # a rematch: the finished table it plays again
-    # A finished table: its winners (see TableRunner._finish); a broken one: {"broken": why}.
+    # A finished table: its winners (see TableRunner._finish); a broken one: {"broken": why, ...}.
     outcome: dict[str, Any] | None = None
     game: Any = None  # the engine's state
     step: int = 0  # how many actions are in the log
@@ -82,8 +83,14 @@ class Table:
 
     @property
     def broken_reason(self) -> dict[str, Any] | None:
-        """Why a broken table could not be rebuilt: a nested message (see world/broken_tables.py)."""
+        """Why a broken table cannot go on, for its players: a nested message (see
+        world/broken_tables.py)."""
         return (self.outcome or {}).get("broken") if self.state_name == "broken" else None
+
+    @property
+    def broken_detail(self) -> Any:
+        """The cause, for admins (a table broken before causes were kept has its reason only)."""
+        return (self.outcome or {}).get("detail", self.broken_reason) if self.state_name == "broken" else None
 
     def options_text(self) -> str:
         # Lists and maps (a Mafia sign-up) are the game's business, not a setting to show.

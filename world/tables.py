@@ -9,12 +9,13 @@ from games import registry
 from games.base import RuleError
 
 from .accounts import name_key
-from .broken_tables import GameGone, mark_broken
 from .db import transaction
 from .hub import HALL
 from .messages import msg
-from .models import Account, ActionLogEntry, GameTable, Seat
+from .models import Account, GameTable, Seat
+from .runner import TableRunner
 from .table_data import SeatInfo, Table, TableError, table_of_row
+from .table_restore import restore_tables
 
 if TYPE_CHECKING:
     from .hub import World
@@ -188,6 +189,7 @@ class TableManager:
             raise TableError("table.already_at_table")
         if table.state_name != "open":
             raise TableError("table.not_open", number=number)
+        self._hold_still(table)
         if len(table.seats) >= table.seats_total:
             raise TableError("table.full", number=number)
         await self._sit(table, account)
@@ -247,6 +249,7 @@ class TableManager:
                 table.runner.poke()
             return table
         elif number is not None and table.state_name == "open":
+            self._hold_still(table)
             await self._unseat(table, number)
         # (a finished game's seats are its history: rematch reads them; one just gets up)
         self._exit(account.id)
@@ -288,7 +291,24 @@ class TableManager:
             raise TableError("table.not_open", number=table.number)
         if table.host != account.name:
             raise TableError("table.host_only", host=table.host)
+        self._hold_still(table)
         return table
+
+    @staticmethod
+    def _hold_still(table: Table) -> None:
+        """While `start` deals and stores the game (the table is still open until the start is
+        stored) its seats and options may not change: what is dealt is what is stored."""
+        if table.starting:
+            raise TableError("table.starting", number=table.number)
+
+    def empty(self, table: Table) -> None:
+        """Everyone at the table gets up and goes to the hall (a table that cannot go on)."""
+        for account_id in sorted(table.everyone()):
+            table.watchers.discard(account_id)
+            table.masters.discard(account_id)
+            if self.at_table.get(account_id) == table.number:
+                self._exit(account_id)
+        self.announce_tables()
 
     async def add_bots(self, account: Account, count: int, level: str) -> Table:
         table = self._hosted_open_table(account)
@@ -320,26 +340,19 @@ class TableManager:
         return f"Bot{number + 1}"
 
     async def start(self, account: Account) -> Table:
-        from .runner import TableRunner
-
         table = self._hosted_open_table(account)
         if len(table.seats) < table.engine.min_players:
             raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
-        await self._apply_start_plan(table, account.lang)
-        winner = await self._winner_starts(table)
-        table.seed = secrets.randbits(62)
-        runner = TableRunner(self, table)
+        table.starting = True
         try:
-            table.game = table.engine.new(len(table.seats), table.options, table.seed)
-        except RuleError as err:  # e.g. sign-up choices the game refuses: the table stays open
-            table.game = None
-            raise TableError(err.key, **err.params) from err
-        table.runner = runner
-        try:
-            await runner.begin()
-        except RuleError as err:  # the start could not be stored: the table stays open
-            table.runner = None
-            raise TableError(err.key, **err.params) from err
+            await self._apply_start_plan(table, account.lang)
+            winner = await self._winner_starts(table)
+            table.seed = secrets.randbits(62)
+            await TableRunner(self, table).begin()  # the table's runner once the start is stored
+        except RuleError as err:  # options the game refuses (sign-up choices), or the start could
+            raise TableError(err.key, **err.params) from err  # not be stored: the table stays open
+        finally:
+            table.starting = False
         if winner is not None:
             self.world.broadcast(table.room, msg("table.winner_starts", name=winner))
         self.announce_tables()
@@ -431,6 +444,7 @@ class TableManager:
         player's public role), and store them."""
         if table.state_name != "open":
             raise TableError("table.not_open", number=table.number)
+        self._hold_still(table)
         table.options = {**table.options, **updates}
         await GameTable.filter(id=table.number).update(options=table.options)
 
@@ -483,40 +497,8 @@ class TableManager:
     # -- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self) -> None:
-        """Rebuild every unfinished table; running ones replay their log from the seed. A table
-        that cannot be rebuilt is marked broken (world/broken_tables.py); the others start."""
-        for row in await GameTable.filter(state__in=["open", "running", "broken"]).order_by("id"):
-            if row.state == "broken":
-                self.tables[row.id] = await table_of_row(row)  # for admins' `tables`, and `join`
-                continue
-            try:
-                await self._restore_one(row)
-            except Exception as err:  # noqa: BLE001 - whatever it is, it is this table's alone
-                self.tables[row.id] = await mark_broken(self, row, err)
-
-    async def _restore_one(self, row: GameTable) -> None:
-        from .runner import TableRunner
-
-        if registry.get(row.game) is None:
-            raise GameGone(row.game)
-        table = await table_of_row(row)
-        seated = [s.account_id for s in table.seats if s.account_id is not None]
-        self.tables[row.id] = table
-        for account_id in seated:
-            self.at_table[account_id] = row.id
-        try:
-            if row.state == "running":
-                entries = await ActionLogEntry.filter(table_id=row.id).order_by("step")
-                table.runner = TableRunner(self, table)
-                await table.runner.replay(entries, row.deadline_at, row.deadline_step, row.paused_seconds)
-        except BaseException:
-            if table.runner is not None:
-                await table.runner.stop()
-            for account_id in seated:
-                if self.at_table.get(account_id) == row.id:
-                    del self.at_table[account_id]
-            self.tables.pop(row.id, None)
-            raise
+        """Rebuild every unfinished table at start-up (world/table_restore.py)."""
+        await restore_tables(self)
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import CommandError, Ctx
-from ..names import exact_name, match_name
+from ..names import exact_name, loose_match
 
 
 class GameSeat:
@@ -56,8 +56,8 @@ class GameSeat:
         exact = exact_name(word, [s.name for s in seats])
         if exact is not None:
             return next(s.number for s in seats if s.name == exact)
-        for pool in self._pools(preferred):
-            name, candidates = match_name(word, [seats[s].name for s in pool])
+        for pool in self._pools(preferred):  # no exact name among all: the looser ways, pool by pool
+            name, candidates = loose_match(word, [seats[s].name for s in pool])
             if name is not None:
                 return next(s for s in pool if seats[s].name == name)
             if candidates:
