@@ -11,9 +11,9 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from commands import dispatch
+from commands import dispatch, parse
 from commands.base import split_args
-from commands.parser import is_secret_line
+from commands.parser import Parsed
 from world import accounts, db, login_guard
 from world.i18n import normalize_lang, t
 from world.log_redact import secret_scope
@@ -165,34 +165,48 @@ class Session:
             return
         line = clean_controls(raw).strip()  # the rest of the cleaning is the commands' (not passwords)
         async with self.lock:
-            whole, words = self.secrets_in(line)
+            parsed = self.parse_command(line)
+            whole, words = self.secrets_in(line, parsed)
             if whole:
                 whole += (raw,)
             with secret_scope(*whole, words=words):
-                await self._handle(line, secret=bool(whole))
+                await self._handle(line, parsed, secret=bool(whole))
         if not self.closed:
             self.send_prompt()
 
-    def secrets_in(self, line: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def parse_command(self, line: str) -> Parsed | None:
+        """``line`` read as a command (commands.parse), or None when it is no command: a login
+        step, or an answer to a dialogue."""
+        return parse(self, line) if self.account is not None and self.dialog is None else None
+
+    def is_secret_command(self, text: str) -> bool:
+        """Would ``text``, entered now, be a command line with secrets? The SSH line editor asks
+        while it is typed (server/ssh_terminal.py), and gets the answer the session will act on.
+        (A login step or a dialogue's answer is hidden whole: ``set_echo``.)"""
+        parsed = self.parse_command(clean_controls(text).strip())
+        return parsed is not None and parsed.secret
+
+    def secrets_in(self, line: str, parsed: Parsed | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """What in ``line`` is secret: (whole secrets, words). A password typed at a login
         prompt or into a dialogue that asks for one (``dialog.secret``) is secret whole; so is
-        a line of a secret command (``password OLD NEW``, any start of its verbs), word by word."""
+        a command line whose verb is or may be a secret command's (``parsed.secret``:
+        ``password OLD NEW``), and each of its arguments."""
         if self.account is None:
             secret = self.login_state in SECRET_STATES
         elif self.dialog is not None:
             secret = bool(getattr(self.dialog, "secret", False))
         else:
-            if not is_secret_line(line):
+            if parsed is None or not parsed.secret:
                 return (), ()
-            rest = line.strip().partition(" ")[2]
-            return (line, line.strip(), rest), tuple(rest.split()) + tuple(split_args(rest))
-        return ((line, line.strip()), ()) if secret else ((), ())
+            rest = parsed.rest
+            return (line, rest), tuple(rest.split()) + tuple(split_args(rest))
+        return ((line,), ()) if secret and line else ((), ())
 
-    async def _handle(self, line: str, secret: bool) -> None:
+    async def _handle(self, line: str, parsed: Parsed | None, secret: bool) -> None:
         try:
             if self.account is None:
                 await self.login_step(line)
-            elif self.dialog is not None:
+            elif parsed is None:
                 await self.dialog(self, line)
             else:
                 verdict = self.flood.check()
@@ -203,8 +217,7 @@ class Session:
                     return
                 if verdict == "warn":
                     self.send("input.flood_warning")
-                if line:
-                    await dispatch(self, line)
+                await dispatch(self, parsed)
         except Exception as exc:  # a bug must not kill the session or show a traceback
             # Name the line only when it holds no secret (the traceback is redacted anyway).
             shown = "(a line with a secret, not shown)" if secret else repr(line)

@@ -226,6 +226,29 @@ async def test_a_password_that_is_a_common_word_leaves_the_game_s_log_lines_alon
         assert not elsewhere, elsewhere
 
 
+@pytest.mark.parametrize("door", ["telnet", "ssh"])
+async def test_pass_at_a_coup_table_is_no_secret(server, door):
+    """At a Coup table `pass` is `allow`, no secret: its line is logged as typed (the repeat
+    guard logs a `pass` typed twice fast), and over SSH it is shown and kept in the history."""
+    from tests.test_wait_ids import OTHER_QUESTION, _boris, _two_play_until_the_assassination
+
+    boris = await _boris(server, door)
+    await _two_play_until_the_assassination(server, boris)
+    boris.send_line("pass")
+    boris.send_line("pass")
+    await boris.expect(OTHER_QUESTION)
+    if door == "ssh":
+        boris.send("\x1b[A")  # Up: the last line kept in history
+        await boris.settle(0.3)
+        assert [line for line in boris.screen.text_lines() if line][-1] == "> pass"
+        boris.send("\x03")
+    await boris.anna.close()
+    await boris.close()
+    log = server.log()
+    assert re.search(r"table \d+: seat \d+'s 'pass' was for another question", log), log
+    assert "[secret]" not in log
+
+
 async def test_debug_log_holds_no_password_and_no_hash(tmp_path):
     """At --log-level DEBUG the ORM logs every query with its values: hashes are cut from them."""
     config = tmp_path / "debug.toml"

@@ -153,6 +153,29 @@ def test_resolve_prefix_and_suggestions():
         assert cmd is not None and cmd.key == "rematch", typed
 
 
+def test_a_line_is_secret_as_dispatch_reads_it():
+    """One reading of a line (commands.parser.parse_line) says which command runs and whether
+    the line holds secrets: a verb that runs `password` (any unique start of it, in the session's
+    commands), or that may have meant it (several commands start so, or a near miss). At a Coup
+    table `pass` is `allow`, no secret; in the hall it is `password`."""
+    from commands.parser import parse_line
+    from tests.offline import game_commands
+
+    hall, coup = game_commands(None), game_commands("coup")
+    for line, commands, key in (("pas old new", hall, "password"), ("p old new", hall, "password"),
+                                ("pass old new", hall, "password"), ("пар old new", hall, "password"),
+                                ("pas old new", coup, "password"), ("passwrd old new", hall, None),
+                                ("па old new", coup, None)):
+        parsed = parse_line(line, commands)
+        assert parsed.secret and parsed.rest == "old new", line
+        assert (parsed.command.key if parsed.command else None) == key, line
+    for line, commands, key in (("pass", coup, "allow"), ("пас", coup, "allow"), ("say password x", hall, "say"),
+                                ("allow", hall, None), ("не верю", coup, "challenge"), ("", hall, None)):
+        parsed = parse_line(line, commands)
+        assert not parsed.secret, line
+        assert (parsed.command.key if parsed.command else None) == key, line
+
+
 def test_phrase_verbs_are_matched_whole():
     """«не верю» is a verb of two words (the Coup challenge): typed whole it is the command and
     the words after it are its arguments; its first word alone is no command and no prefix."""
