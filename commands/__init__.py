@@ -15,26 +15,34 @@ def parse(session: Any, line: str) -> Parsed:
     return parse_line(line, available(session)) if line else NOTHING
 
 
-async def dispatch(session: Any, parsed: Parsed) -> None:
+async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> None:
     """Run the command of a line :func:`parse` read (in the same turn: the session's commands
-    must not have changed in between)."""
+    must not have changed in between). ``wait``: the question a game answer in it is for (a
+    GMCP client names it: docs/gmcp.md), or None (as typed)."""
     if not parsed.verb:
         return
     verb, rest, cmd, suggestions = parsed.verb, parsed.rest, parsed.command, parsed.suggestions
-    if cmd is None:
-        if verb.casefold() in RESERVED_GAME_VERBS:
-            await _reserved_verb(session, verb, rest)
-        elif suggestions:
+    if cmd is None and verb.casefold() not in RESERVED_GAME_VERBS:
+        if suggestions:
             session.send("cmd.unknown_suggest", verb=verb, suggestions=", ".join(suggestions))
         else:
             session.send("cmd.unknown", verb=verb)
         return
-    ctx = Ctx(session=session, world=session.world, account=session.account, verb=verb,
-              rest=rest, args=split_args(rest), command=cmd)
+    from .table import ANSWERING_WAIT
+
+    token = ANSWERING_WAIT.set(wait)
     try:
-        await cmd.handler(ctx)
-    except CommandError as err:
-        session.send_msg(err.message)
+        if cmd is None:
+            await _reserved_verb(session, verb, rest)
+            return
+        ctx = Ctx(session=session, world=session.world, account=session.account, verb=verb,
+                  rest=rest, args=split_args(rest), command=cmd)
+        try:
+            await cmd.handler(ctx)
+        except CommandError as err:
+            session.send_msg(err.message)
+    finally:
+        ANSWERING_WAIT.reset(token)
 
 
 async def _reserved_verb(session: Any, verb: str, rest: str) -> None:

@@ -156,6 +156,23 @@ class Session:
 
     async def handle_line(self, raw: str) -> None:
         """Everything a client types arrives here, one line at a time."""
+        await self._take(raw, None, command=False)
+
+    def queue_command(self, line: str, wait: int | None) -> None:
+        """A command line the client sent beside its typing (GMCP ``Korchma.Game.Command``): a
+        door with such a channel puts it in the queue of typed lines, to be run in its turn by
+        :meth:`handle_command`."""
+        raise NotImplementedError
+
+    async def handle_command(self, raw: str, wait: int | None) -> None:
+        """A command line from :meth:`queue_command`, in its turn: the same flood guard as a
+        typed one, but always a command, whatever the session waits for: never a login step,
+        nor the answer to an open dialogue (which keeps waiting for the next typed line). A game
+        answer in it counts only for the question ``wait`` names (commands.dispatch)."""
+        if self.account is not None:
+            await self._take(raw, wait, command=True)
+
+    async def _take(self, raw: str, wait: int | None, command: bool) -> None:
         if self.closed:
             return
         self.last_input = time.monotonic()
@@ -165,12 +182,12 @@ class Session:
             return
         line = clean_controls(raw).strip()  # the rest of the cleaning is the commands' (not passwords)
         async with self.lock:
-            parsed = self.parse_command(line)
+            parsed = parse(self, line) if command else self.parse_command(line)
             whole, words = self.secrets_in(line, parsed)
             if whole:
                 whole += (raw,)
             with secret_scope(*whole, words=words):
-                await self._handle(line, parsed, secret=bool(whole))
+                await self._handle(line, parsed, wait, secret=bool(whole))
         if not self.closed:
             self.send_prompt()
 
@@ -187,22 +204,22 @@ class Session:
         return parsed is not None and parsed.secret
 
     def secrets_in(self, line: str, parsed: Parsed | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """What in ``line`` is secret: (whole secrets, words). A password typed at a login
-        prompt or into a dialogue that asks for one (``dialog.secret``) is secret whole; so is
-        a command line whose verb is or may be a secret command's (``parsed.secret``:
-        ``password OLD NEW``), and each of its arguments."""
-        if self.account is None:
-            secret = self.login_state in SECRET_STATES
-        elif self.dialog is not None:
-            secret = bool(getattr(self.dialog, "secret", False))
-        else:
-            if parsed is None or not parsed.secret:
+        """What in ``line`` is secret: (whole secrets, words). A command line (``parsed``) whose
+        verb is or may be a secret command's (``password OLD NEW``) has its arguments secret,
+        each and together; a password typed at a login prompt, or into a dialogue that asks for
+        one (``dialog.secret``), is secret whole."""
+        if parsed is not None:
+            if not parsed.secret:
                 return (), ()
             rest = parsed.rest
             return (line, rest), tuple(rest.split()) + tuple(split_args(rest))
+        if self.account is None:
+            secret = self.login_state in SECRET_STATES
+        else:
+            secret = bool(getattr(self.dialog, "secret", False))
         return ((line,), ()) if secret and line else ((), ())
 
-    async def _handle(self, line: str, parsed: Parsed | None, secret: bool) -> None:
+    async def _handle(self, line: str, parsed: Parsed | None, wait: int | None, secret: bool) -> None:
         try:
             if self.account is None:
                 await self.login_step(line)
@@ -217,7 +234,7 @@ class Session:
                     return
                 if verdict == "warn":
                     self.send("input.flood_warning")
-                await dispatch(self, parsed)
+                await dispatch(self, parsed, wait)
         except Exception as exc:  # a bug must not kill the session or show a traceback
             # Name the line only when it holds no secret (the traceback is redacted anyway).
             shown = "(a line with a secret, not shown)" if secret else repr(line)
