@@ -27,8 +27,7 @@ class App:
         log_redact.install()  # no password in any log record, whoever logs it
         self.throttle, self.checks = login_guard.from_config(acc)
         self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
-                                                float(acc["new_accounts_window"]),
-                                                frozenset(acc["new_accounts_exempt"]))
+                                                float(acc["new_accounts_window"]), acc["new_accounts_exempt"])
         limits = config.section("limits")
         self.connections = ConnectionLimit(int(limits["connections_per_address"]), limits["connections_exempt"])
         self.accept_trouble = listener.AcceptTrouble()

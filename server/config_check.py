@@ -27,7 +27,7 @@ class ConfigError(StartupError):
 @dataclass(frozen=True)
 class Rule:
     """``kind``: int (whole number), number (int or float), text, bool, texts (a list of text),
-    addresses (a list of IP addresses or networks), ips (a list of IP addresses).
+    addresses (a list of IP addresses or networks: every ``*_exempt`` list, world/addresses.py).
     ``low``/``high`` bound numbers, ``choices`` lists the allowed words ("@languages" and
     "@bot_levels" stand for the catalog's languages and the bots' levels), ``nonempty`` refuses
     "" for text."""
@@ -73,7 +73,8 @@ RULES: dict[str, dict[str, Rule]] = {
         "login_timeout": Rule("number", 0, DAY),
         "new_accounts_per_address": Rule("int", 0, 1_000_000),
         "new_accounts_window": Rule("number", 0, 365 * DAY),
-        "new_accounts_exempt": Rule("ips"),
+        "new_accounts_exempt": Rule("addresses"),
+        "checks_exempt": Rule("addresses"),
     },
     "limits": {
         "max_line": Rule("int", 16, 1_000_000),
@@ -169,21 +170,17 @@ def _problem(rule: Rule, value: Any) -> tuple[str, Any] | None:
         if rule.nonempty and not value.strip():
             return "must not be empty", value
         return None
-    if rule.kind in ("texts", "addresses", "ips"):
+    if rule.kind in ("texts", "addresses"):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             return 'must be a list of texts in quotes, like ["a", "b"]', value
-        if rule.kind in ("addresses", "ips"):
-            from .connections import parse_networks
+        if rule.kind == "addresses":
+            from world.addresses import parse_networks
 
-            plain = rule.kind == "ips"  # single addresses (accounts.CreationLimit compares them as text)
             for item in value:
                 try:
-                    network = parse_networks([item])[0]
+                    parse_networks([item])
                 except ValueError:
-                    network = None
-                if network is None or (plain and "/" in item):
-                    return ('must list IP addresses like "192.0.2.7"' if plain else
-                            'must list IP addresses or networks (like "10.0.0.0/8")'), item
+                    return 'must list IP addresses or networks (like "10.0.0.0/8")', item
         return None
     return None
 

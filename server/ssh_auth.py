@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any, Callable
 import asyncssh
 
 from world import accounts, db
+from world.addresses import normalize_address
 from world.i18n import strip_marks, t
 from world.log_redact import secret_scope
 from world.login_guard import ChecksBusy
 from world.models import Account
 
-from .connections import Ticket, normalize_address
+from .connections import Ticket
 from .session import store_rehash
 
 if TYPE_CHECKING:
