@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Any
 from commands import dispatch, parse
 from commands.base import split_args
 from commands.parser import Parsed
-from world import accounts, db, login_guard
+from world import accounts, db, login_guard, logins
 from world.i18n import normalize_lang, t
 from world.log_redact import secret_scope
-from world.login_guard import ChecksBusy
 from world.messages import Msg, msg
 from world.models import Account
 from world.text import clean_controls
@@ -66,20 +65,6 @@ class FloodGuard:
         self.warned = False
         self.tokens = float(self.burst)
         return "mute"
-
-
-async def store_rehash(account: Account, new_hash: str) -> None:
-    """Store a hash re-made with today's argon2 parameters. Not storing it is no reason to refuse
-    the login: the old hash still works, and the next login tries again."""
-    try:
-        await Account.filter(id=account.id).update(password_hash=new_hash)
-    except Exception as exc:
-        if not db.is_storage_failure(exc):
-            raise
-        log.warning("the re-made password hash of %s was not stored: %s", account.name, exc)
-        return
-    account.password_hash = new_hash
-    log.info("password hash of %s re-made with the current argon2 parameters", account.name)
 
 
 class Session:
@@ -346,32 +331,21 @@ class Session:
 
     async def _login_password(self, line: str) -> None:
         self.set_echo(True)
-        name = self.pending_name
         self.login_state = "name"  # whatever happens now, the next line is a name again
-        wait = self.app.throttle.wait_left(name, self.address)
-        if wait > 0:
-            self.send("login.wait", seconds=int(wait) + 1)
-            self.send("login.ask_name")
+        outcome = await self.app.logins.log_in(self.pending_name, self.address, line)
+        if self._refused(outcome):
             return
-        try:
-            if self.app.checks.full(self.address):
-                raise ChecksBusy()
-            account = await accounts.find(name)
-            checked = await self.app.checks.check(self.address, account.password_hash if account else None, line)
-        except ChecksBusy:  # not checked, so not counted: the line says to try again in a moment
-            self.send("login.busy")
-            self.send("login.ask_name")
-            return
-        if account is None or not checked.ok:
-            self.app.throttle.failed(name, self.address)
-            self.send("login.bad_password")
-            self.send("login.ask_name")
-            return
-        if checked.new_hash is not None:
-            await store_rehash(account, checked.new_hash)
-        failures = self.app.throttle.succeeded(name, self.address)
-        await self.app.logged_in(self, account)
-        self.tell_failures(failures)
+        assert outcome.account is not None
+        await self.app.logged_in(self, outcome.account)
+        self.tell_failures(outcome.failures)
+
+    def _refused(self, outcome: logins.Outcome) -> bool:
+        """Say why the login or the new account was refused (and ask the name again)."""
+        if outcome.refusal is None:
+            return False
+        self.send(outcome.refusal, **outcome.params)
+        self.send("login.ask_name")
+        return True
 
     def tell_failures(self, failures: tuple[int, int]) -> None:
         """Tell the owner, just logged in, of the failed logins on the account since the last
@@ -382,10 +356,11 @@ class Session:
             self.send("login.failures_many" if many else "login.failures", count=count, addresses=addresses)
 
     def _too_many_new_accounts(self) -> bool:
+        """Said at the name prompt, before anyone types a new password twice to hear it (the
+        limit holds again when the account is made: world/logins.py)."""
         wait = self.app.creations.wait_left(self.address)
         if wait <= 0:
             return False
-        self.login_state = "name"
         self.send("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
         self.send("login.ask_name")
         return True
@@ -394,26 +369,13 @@ class Session:
         name, password = self.pending_name, self.pending_password
         self.pending_password = ""
         self.login_state = "name"
-        if self._too_many_new_accounts():
+        outcome = await self.app.logins.create(name, self.address, password, self.lang,
+                                               self.encoding if self.encoding_known else None)
+        if self._refused(outcome):
             return
-        try:
-            if await accounts.find(name) is not None:  # somebody took it meanwhile
-                raise accounts.NameTaken(name)
-            password_hash = await self.app.checks.hash(self.address, password)
-            account = await accounts.create(name, password_hash, self.lang,
-                                            self.app.config.section("accounts")["admins"],
-                                            self.encoding if self.encoding_known else None)
-        except accounts.NameTaken:
-            self.send("account.name_taken")
-            self.send("login.ask_name")
-            return
-        except ChecksBusy:
-            self.send("login.busy")
-            self.send("login.ask_name")
-            return
-        self.app.creations.record(self.address)
-        self.send("login.created", name=account.name)
-        await self.app.logged_in(self, account)
+        assert outcome.account is not None
+        self.send("login.created", name=outcome.account.name)
+        await self.app.logged_in(self, outcome.account)
 
     def set_encoding(self, encoding: str) -> None:
         self.encoding = encoding
