@@ -30,8 +30,7 @@ async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> Non
         return
     from .table import ANSWERING_WAIT
 
-    token = ANSWERING_WAIT.set(wait)
-    try:
+    with ANSWERING_WAIT.bound(wait):
         if cmd is None:
             await _reserved_verb(session, verb, rest)
             return
@@ -41,8 +40,6 @@ async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> Non
             await cmd.handler(ctx)
         except CommandError as err:
             session.send_msg(err.message)
-    finally:
-        ANSWERING_WAIT.reset(token)
 
 
 async def _reserved_verb(session: Any, verb: str, rest: str) -> None:

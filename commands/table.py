@@ -1,7 +1,6 @@
 """Tables: list, open, join, leave, watch, start, bots, hand."""
 from __future__ import annotations
 
-import contextvars
 import json
 import re
 from typing import Any
@@ -13,6 +12,7 @@ from world.messages import msg
 from world.presenters import present_view
 from world.broken_tables import game_name
 from world.tables import Table, TableError
+from world.task_local import TaskLocal
 from world.waits import Answer
 
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
@@ -198,9 +198,9 @@ async def hand(ctx: Ctx) -> None:
     table.runner.show_view(ctx.account.id)
 
 
-# The wait a GMCP client's Korchma.Game.Command names (docs/gmcp.md): set by commands.dispatch
-# for the line it runs.
-ANSWERING_WAIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("answering_wait", default=None)
+# The wait a GMCP client's Korchma.Game.Command names (docs/gmcp.md): bound by commands.dispatch
+# while the line's command runs, for its task alone (a bot task the answer starts gets none).
+ANSWERING_WAIT: TaskLocal[int | None] = TaskLocal("answering_wait", None)
 
 
 async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:

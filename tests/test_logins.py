@@ -564,7 +564,7 @@ async def test_a_task_started_in_a_secret_scope_inherits_no_secret(caplog):
     assert "table 5: a bot moved later" in caplog.text  # and after it
     assert "login with [secret], which [secret] on" in caplog.text
     assert not any("table" in repr(value) for value in held)  # the task holds no copy
-    assert not log_redact._scopes  # nor does anything else once the scope is over
+    assert len(log_redact._secrets) == 0  # nor does anything else once the scope is over
 
 
 class _Recording(login_guard.Hasher):

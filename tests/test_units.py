@@ -313,3 +313,24 @@ def test_time_spans_read_as_words():
     assert format_span("en", 172800) == "2 days"
     assert t("ru", "master.extended", number=3, added=1800, seconds=5400) == \
         "Мастер продлил фазу за столом 3 на 30 минут: осталось 1 час 30 минут."
+
+
+async def test_a_gmcp_wait_id_belongs_to_its_command_alone():
+    """The wait a Korchma.Game.Command names holds while its command runs, in that task: a task
+    it starts (a bot's move after the answer) does not inherit it (world/task_local.py)."""
+    import asyncio
+
+    from commands.table import ANSWERING_WAIT
+
+    seen: list = []
+
+    async def started_meanwhile() -> None:
+        await asyncio.sleep(0)
+        seen.append(ANSWERING_WAIT.get())
+
+    with ANSWERING_WAIT.bound(41):
+        task = asyncio.get_running_loop().create_task(started_meanwhile())
+        await asyncio.sleep(0.01)
+        assert ANSWERING_WAIT.get() == 41
+    await task
+    assert seen == [None] and ANSWERING_WAIT.get() is None and len(ANSWERING_WAIT) == 0

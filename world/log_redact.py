@@ -7,12 +7,12 @@ every traceback attached to it, has each of those secrets replaced by ``[secret]
 handler sees it. Argon2 hashes are redacted from every record, in a scope or not: a hash is what
 an offline guesser needs.
 
-The secrets belong to the task, not to a context variable: a task started meanwhile (a login
-pokes a table's runner, which starts bot and clock tasks; the inbox spool starts its retry task)
-would copy a context variable, keep the password in memory for as long as it runs, and have
-every one of its later log lines matched against it (a password "table" would turn "table 5:
-..." into "[secret] 5: ..."). So a spawned task inherits nothing, and when the scope ends no
-copy of its secrets is left. The other side of it: a step that handles a secret must run in the
+The secrets belong to the task (world/task_local.py), not to a context variable: a task
+started meanwhile (a login pokes a table's runner, which starts bot and clock tasks; the inbox
+spool starts its retry task) would copy a context variable, keep the password in memory for as
+long as it runs, and have every one of its later log lines matched against it (a password
+"table" would turn "table 5: ..." into "[secret] 5: ..."). So a spawned task inherits nothing,
+and when the scope ends no copy of its secrets is left. The other side of it: a step that handles a secret must run in the
 task of its scope (argon2 runs in threads, which log nothing), or open a scope of its own.
 
 The work happens in a log record factory (:func:`install`), not in a handler's filter, so it
@@ -20,12 +20,12 @@ holds for handlers configured before or after, by anyone.
 """
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import re
-import threading
-from typing import Any, Hashable, Iterator
+from typing import Any, Iterator
+
+from .task_local import TaskLocal
 
 MASK = "[secret]"
 # A PHC string of argon2: "$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>".
@@ -34,23 +34,14 @@ _ARGON2 = re.compile(r"\$argon2(?:id|i|d)\$[^\s'\"]*")
 # password has at least 4 characters, and redacting "a" or "of" would garble every message.
 MIN_WORD = 3
 
-# The secrets of the open scopes, by who opened them (a task, or a thread outside any task).
-_scopes: dict[Hashable, tuple[str, ...]] = {}
+# The secrets of the open scopes, by the task that opened them (world/task_local.py).
+_secrets: TaskLocal[tuple[str, ...]] = TaskLocal("korchma_secrets", ())
 _installed = False
-
-
-def _holder() -> Hashable:
-    """Who is handling a secret now: the running task, or (outside any task) the thread."""
-    try:
-        task = asyncio.current_task()
-    except RuntimeError:  # no event loop runs in this thread
-        task = None
-    return task if task is not None else threading.get_ident()
 
 
 def current_secrets() -> tuple[str, ...]:
     """The secrets redacted from a record made here and now (longest first)."""
-    return _scopes.get(_holder(), ()) if _scopes else ()
+    return _secrets.get()
 
 
 def _forms(value: str) -> set[str]:
@@ -73,17 +64,9 @@ def secret_scope(*values: str, words: tuple[str, ...] = ()) -> Iterator[None]:
     if not kept:
         yield
         return
-    holder = _holder()
-    before = _scopes.get(holder, ())
     # Longest first, so a whole line goes before the words inside it.
-    _scopes[holder] = tuple(sorted(set(before) | kept, key=len, reverse=True))
-    try:
+    with _secrets.bound(tuple(sorted(set(_secrets.get()) | kept, key=len, reverse=True))):
         yield
-    finally:
-        if before:
-            _scopes[holder] = before
-        else:
-            _scopes.pop(holder, None)
 
 
 def redact(text: str, secrets: tuple[str, ...] | None = None) -> str:
