@@ -164,7 +164,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         if self.account is not None:
-            if not self.by_password:  # a key: the password login cleared its failures already
+            if not self.by_password:  # a key login (a password login has cleared them already)
                 self.failures = self.app.throttle.succeeded(self.account.name, self.address)
             log.info("SSH login: %s from %s%s", self.account.name, self.address,
                      " (new account)" if self.created else "")

@@ -113,6 +113,7 @@ class Logins:
         except accounts.NameTaken:  # the same name (or a look-alike) made at the same moment
             return refused("account.name_taken")
         self.creations.record(address)
+        self.throttle.succeeded(name, address)  # guesses at the name before it was anyone's are nobody's news
         return Outcome(account, created=True)
 
     async def check_old(self, account: Account, address: str, password: str) -> Outcome:
