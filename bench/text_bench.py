@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/text_bench.py
 
-Every typed line goes through world.text.clean (commands.player_text) and every message through
+Every typed line goes through world.text.clean (commands.parser.parse_line) and every message through
 server.render.layout once per kind of terminal. Printed beside each figure, measured in the same
 run: clean_controls (what every line cost before: escapes and controls only) and layout at width 0
 (no wrapping). No target: the figures show the cost stays in microseconds per line.

@@ -3,46 +3,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from world.text import clean, clean_line
-
 from .base import CommandError, Ctx, split_args
-from .parser import RESERVED_GAME_VERBS, available, phrase_verb, resolve, split_verb
+from .parser import NOTHING, RESERVED_GAME_VERBS, Parsed, available, parse_line
 
 
-async def dispatch(session: Any, line: str) -> None:
-    """Parse one line from a logged-in session (its controls already removed) and run its command."""
+def parse(session: Any, line: str) -> Parsed:
+    """A line of a logged-in session (its controls already removed), read among the commands
+    it has now: what :func:`dispatch` runs, and whether it holds secrets."""
     from . import load_all  # noqa: F401  (registers every command once)
 
-    commands = available(session)
-    line = player_text(line, commands)
-    if not line:
+    return parse_line(line, available(session)) if line else NOTHING
+
+
+async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> None:
+    """Run the command of a line :func:`parse` read (in the same turn: the session's commands
+    must not have changed in between). ``wait``: the question a game answer in it is for (a
+    GMCP client names it: docs/gmcp.md), or None (as typed)."""
+    if not parsed.verb:
         return
-    verb, rest = split_verb(line)
-    verb, rest = phrase_verb(verb, rest, commands)
-    cmd, suggestions = resolve(verb, commands)
-    if cmd is None:
-        if verb.casefold() in RESERVED_GAME_VERBS:
-            await _reserved_verb(session, verb, rest)
-        elif suggestions:
+    verb, rest, cmd, suggestions = parsed.verb, parsed.rest, parsed.command, parsed.suggestions
+    if cmd is None and verb.casefold() not in RESERVED_GAME_VERBS:
+        if suggestions:
             session.send("cmd.unknown_suggest", verb=verb, suggestions=", ".join(suggestions))
         else:
             session.send("cmd.unknown", verb=verb)
         return
-    ctx = Ctx(session=session, world=session.world, account=session.account, verb=verb,
-              rest=rest, args=split_args(rest), command=cmd)
-    try:
-        await cmd.handler(ctx)
-    except CommandError as err:
-        session.send_msg(err.message)
+    from .table import ANSWERING_WAIT
 
-
-def player_text(line: str, commands: list[Any]) -> str:
-    """The line as other players may read it (world.text.clean: no invisible characters, no
-    Zalgo, single spaces), unless its command takes secrets (``password OLD NEW``): a password
-    is compared as typed, so nothing more is taken out of it."""
-    verb, _ = split_verb(line)
-    cmd, _ = resolve(clean(verb), commands)
-    return line if cmd is not None and cmd.secret else clean_line(line)
+    with ANSWERING_WAIT.bound(wait):
+        if cmd is None:
+            await _reserved_verb(session, verb, rest)
+            return
+        ctx = Ctx(session=session, world=session.world, account=session.account, verb=verb,
+                  rest=rest, args=split_args(rest), command=cmd)
+        try:
+            await cmd.handler(ctx)
+        except CommandError as err:
+            session.send_msg(err.message)
 
 
 async def _reserved_verb(session: Any, verb: str, rest: str) -> None:

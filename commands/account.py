@@ -1,10 +1,10 @@
 """Account commands: SSH keys (keys add/list/remove) and the password."""
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from world import accounts, db
+from world import accounts
+from world.best_effort import best_effort
 from world.login_guard import ChecksBusy
 from world.models import Account, SshKey
 
@@ -14,7 +14,6 @@ ADD = frozenset({"add", "добавить", "додати", "+"})
 LIST = frozenset({"list", "список", "ls"})
 REMOVE = frozenset({"remove", "delete", "del", "rm", "удалить", "видалити", "-"})
 MAX_KEYS = 20
-log = logging.getLogger("korchma.commands")
 
 @command("keys", "key", "ключи", "ключ", "ключі")
 async def keys(ctx: Ctx) -> None:
@@ -92,17 +91,10 @@ async def password(ctx: Ctx) -> None:
 
 
 async def _check_old(session: Any, old: str) -> None:
-    account, throttle = session.account, session.app.throttle
-    wait = throttle.wait_left(account.name, session.address)
-    if wait > 0:
-        raise CommandError("login.wait", seconds=int(wait) + 1)
-    try:
-        checked = await session.app.checks.check(session.address, account.password_hash, old)
-    except ChecksBusy:
-        raise CommandError("login.busy") from None
-    if not checked.ok:
-        throttle.failed(account.name, session.address)
-        raise CommandError("password.wrong")
+    outcome = await session.app.logins.check_old(session.account, session.address, old)
+    if outcome.refusal is not None:
+        raise CommandError("password.wrong" if outcome.refusal == "login.bad_password" else outcome.refusal,
+                           **outcome.params)
 
 
 async def _change(session: Any, new: str) -> None:
@@ -111,14 +103,12 @@ async def _change(session: Any, new: str) -> None:
     account = session.account
     try:
         new_hash = await session.app.checks.hash(session.address, new)
-        await Account.filter(id=account.id).update(password_hash=new_hash)
     except ChecksBusy:
         raise CommandError("login.busy") from None
-    except Exception as exc:
-        if not db.is_storage_failure(exc):
-            raise
-        log.warning("the new password of %s was not stored: %s", account.name, exc)
-        raise CommandError("password.not_saved") from None
+    with best_effort("the new password of %s", account.name) as write:
+        await Account.filter(id=account.id).update(password_hash=new_hash)
+    if write.failed:
+        raise CommandError("password.not_saved")
     account.password_hash = new_hash
     session.send("password.changed")
 

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable
+
+from world.text import clean_typed
 
 from .base import GAME, HALL, REGISTRY, TABLE, Command
 
@@ -89,25 +92,6 @@ def _all_verbs(commands: Iterable[Command]) -> dict[str, Command]:
     return table
 
 
-def secret_verbs() -> frozenset[str]:
-    """The folded verbs of every command whose arguments are secrets (``secret=True``)."""
-    from . import load_all  # noqa: F401  (registers every command once)
-
-    if _SECRET_VERBS[0] != len(REGISTRY):
-        _SECRET_VERBS[:] = [len(REGISTRY), frozenset(fold_verb(v) for c in REGISTRY if c.secret for v in c.verbs)]
-    return _SECRET_VERBS[1]
-
-
-_SECRET_VERBS: list = [-1, frozenset()]
-
-
-def is_secret_line(line: str, min_prefix: int = 1) -> bool:
-    """Does ``line`` call a secret command: its verb (at least ``min_prefix`` letters) starts one
-    of their verbs, as a command's unique start does. Errs on the side of secrecy."""
-    verb = fold_verb(split_verb(line)[0]) if line.strip() else ""
-    return len(verb) >= min_prefix and any(v.startswith(verb) for v in secret_verbs())
-
-
 def split_verb(line: str) -> tuple[str, str]:
     line = line.strip()
     if line[:1] in SHORTCUTS:
@@ -130,18 +114,63 @@ def phrase_verb(verb: str, rest: str, commands: list[Command]) -> tuple[str, str
 def resolve(verb: str, commands: list[Command]) -> tuple[Command | None, list[str]]:
     """The command for ``verb`` (exact, then unique prefix); else (None, suggestions). A verb of
     two words is matched only whole (phrase_verb), never as a prefix: «не» is no command."""
+    cmd, suggestions, _ = _lookup(verb, commands)
+    return cmd, suggestions
+
+
+def _lookup(verb: str, commands: list[Command]) -> tuple[Command | None, list[str], list[Command]]:
+    """:func:`resolve`, and when no command is found the commands ``verb`` may have meant (those
+    it starts, or else those it is a near miss of)."""
     verbs = all_verbs(commands)
     folded = fold_verb(verb)
     if folded in verbs:
-        return verbs[folded], []
+        return verbs[folded], [], []
     matches = {cmd.key: (v, cmd) for v, cmd in verbs.items() if v.startswith(folded) and " " not in v}
     if len(matches) == 1:
-        return next(iter(matches.values()))[1], []
+        return next(iter(matches.values()))[1], [], []
     by_key = [cmd for cmd in {id(c): c for _, c in matches.values()}.values()
               if cmd.key.casefold().startswith(folded)]
     if len(by_key) == 1:  # "wh": who (a key) beats whisper (an alias of tell)
-        return by_key[0], []
+        return by_key[0], [], []
     if matches:
-        return None, sorted(v for v, _ in matches.values())[:6]
+        return None, sorted(v for v, _ in matches.values())[:6], [cmd for _, cmd in matches.values()]
     close = difflib.get_close_matches(folded, list(verbs), n=4, cutoff=0.6)
-    return None, close
+    return None, close, [verbs[v] for v in close]
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """One typed line as :func:`commands.dispatch` runs it, read once."""
+
+    verb: str
+    rest: str  # the arguments: cleaned for others to read, or as typed for a secret command
+    command: Command | None
+    suggestions: list[str]
+    #: It runs a command whose arguments are secrets (``password OLD NEW``), or its verb might
+    #: have meant one (a start of several commands, or a near miss: nothing runs then, and the
+    #: line is kept as secret all the same). The session keeps it out of the log, the SSH line
+    #: editor masks it and keeps it out of history.
+    secret: bool
+
+
+NOTHING = Parsed("", "", None, [], False)
+
+
+def parse_line(line: str, commands: list[Command]) -> Parsed:
+    """``line`` (its controls already removed: world.text.clean_controls) as dispatch reads it
+    among ``commands``: the verb looked up once (phrases, prefixes, shortcuts), the arguments
+    cleaned (world.text.clean: no invisible characters, no Zalgo, single spaces) unless they are
+    secrets, which are compared as typed."""
+    cleaned = clean_typed(line).strip()
+    if not cleaned:
+        return NOTHING
+    verb, rest = phrase_verb(*split_verb(cleaned), commands)
+    cmd, suggestions, meant = _lookup(verb, commands)
+    if cmd is not None:
+        secret = cmd.secret
+    else:  # a reserved game verb goes to the table's engine, never to a secret command
+        secret = verb.casefold() not in RESERVED_GAME_VERBS and any(c.secret for c in meant)
+    if secret:
+        words = line.split(None, 1)  # the verb's word as typed, and everything after it
+        rest = words[1].strip() if len(words) == 2 else ""
+    return Parsed(verb, rest, cmd, suggestions, secret)

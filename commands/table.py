@@ -1,8 +1,6 @@
 """Tables: list, open, join, leave, watch, start, bots, hand."""
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import json
 import re
 from typing import Any
@@ -14,6 +12,7 @@ from world.messages import msg
 from world.presenters import present_view
 from world.broken_tables import game_name
 from world.tables import Table, TableError
+from world.task_local import TaskLocal
 from world.waits import Answer
 
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
@@ -201,9 +200,9 @@ async def hand(ctx: Ctx) -> None:
     table.runner.show_view(ctx.account.id)
 
 
-# The wait a GMCP client's Korchma.Game.Command names (docs/gmcp.md): set for the line it runs.
-ANSWERING_WAIT: contextvars.ContextVar[int | None] = contextvars.ContextVar("answering_wait", default=None)
-_COMMANDS: set[asyncio.Task] = set()  # GMCP commands running (a task needs a reference)
+# The wait a GMCP client's Korchma.Game.Command names (docs/gmcp.md): bound by commands.dispatch
+# while the line's command runs, for its task alone (a bot task the answer starts gets none).
+ANSWERING_WAIT: TaskLocal[int | None] = TaskLocal("answering_wait", None)
 
 
 async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:
@@ -241,21 +240,19 @@ def reads_korchma_gmcp(session: Any) -> bool:
 
 
 def gmcp_command(session: Any, data: Any) -> None:
-    """GMCP ``Korchma.Game.Command {"wait": ID, "line": "allow"}``: the line runs as if typed,
-    and a game answer in it counts only for the seat's question ID (without ``wait``, as typed).
-    Anything else is ignored, like any malformed GMCP."""
-    if not isinstance(data, dict) or session.account is None or session.dialog is not None:
-        return  # a command line, not a login name or a password
+    """GMCP ``Korchma.Game.Command {"wait": ID, "line": "allow"}``: the line goes to the session,
+    which runs it in turn with the typed lines (the same queue, order and flood guard), always as
+    a command (never as a login name, a password or a dialogue's answer); a game answer in it
+    counts only for the seat's question ID (without ``wait``, as typed). Anything else is
+    ignored, like any malformed GMCP."""
+    if not isinstance(data, dict) or session.account is None:
+        return
     line, wait = data.get("line"), data.get("wait")
     if not isinstance(line, str) or not line.strip():
         return
     if wait is not None and (not isinstance(wait, int) or isinstance(wait, bool)):
         return
-    context = contextvars.copy_context()
-    context.run(ANSWERING_WAIT.set, wait)
-    task = asyncio.get_running_loop().create_task(session.handle_line(line), context=context)
-    _COMMANDS.add(task)
-    task.add_done_callback(_COMMANDS.discard)
+    session.queue_command(line, wait)
 
 
 __all__ = ["show_table", "game_action", "present_view", "GAME"]

@@ -6,7 +6,8 @@ import logging
 import signal
 from typing import Any
 
-from world import accounts, db, log_redact, login_guard
+from world import accounts, db, log_redact, login_guard, logins
+from world.best_effort import best_effort
 from world.hub import World
 from world.messages import msg
 from world.models import Account, InboxItem
@@ -28,8 +29,8 @@ class App:
         log_redact.install()  # no password in any log record, whoever logs it
         self.throttle, self.checks = login_guard.from_config(acc)
         self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
-                                                float(acc["new_accounts_window"]),
-                                                frozenset(acc["new_accounts_exempt"]))
+                                                float(acc["new_accounts_window"]), acc["new_accounts_exempt"])
+        self.logins = logins.Logins(self.throttle, self.checks, self.creations, acc["admins"])
         limits = config.section("limits")
         self.connections = ConnectionLimit(int(limits["connections_per_address"]), limits["connections_exempt"])
         self.accept_trouble = listener.AcceptTrouble()
@@ -117,8 +118,8 @@ class App:
         account.last_login = accounts.now()
         if session.encoding_known and account.encoding != session.encoding:
             account.encoding = session.encoding
-        await self._best_effort(account.save(update_fields=["last_login", "encoding"]),
-                                "the login of %s", account.name)
+        with best_effort("the login of %s", account.name):  # a login can live without it
+            await account.save(update_fields=["last_login", "encoding"])
         session.account = account
         session.apply_account_settings(account)
         session.login_state = "ready"
@@ -142,19 +143,8 @@ class App:
         for item in items:
             session.send(item.key, **item.params)
         # Not stored: they are shown once more at the next login, which beats not letting in.
-        await self._best_effort(InboxItem.filter(id__in=[i.id for i in items]).update(delivered=True),
-                                "the inbox of %s as read", account.name)
-
-    @staticmethod
-    async def _best_effort(write: Any, what: str, *args: Any) -> None:
-        """A write a login can live without (the time of the last login, messages marked as read):
-        a storage problem is logged and the player gets in all the same."""
-        try:
-            await write
-        except Exception as exc:
-            if not db.is_storage_failure(exc):
-                raise
-            log.warning("storage failure: could not store " + what + " (%s)", *args, exc)
+        with best_effort("the inbox of %s as read", account.name):
+            await InboxItem.filter(id__in=[i.id for i in items]).update(delivered=True)
 
     async def logged_out(self, session: Any) -> None:
         last = self.world.disconnected(session)

@@ -124,20 +124,28 @@ def load(paths: str | Path | list | None = None, overrides: dict[str, Any] | Non
     """Defaults, then each file in order (later ones win), then command-line overrides, each
     checked against DEFAULTS first (ConfigError on the first problem).
     Relative paths in the config are relative to the first file's folder."""
-    from .config_check import Origin, check
+    from .config_check import Origin, check, check_together
 
     raw = copy.deepcopy(DEFAULTS)
     base_dir = Path.cwd()
+    set_at: dict[tuple[str, str], str] = {}  # where each key was set last (for check_together)
+
+    def apply(layer: dict[str, Any], origin: Origin) -> dict[str, Any]:
+        check(layer, origin, DEFAULTS)
+        for section, body in layer.items():
+            for key in body if isinstance(body, dict) else ():
+                set_at[(section, key)] = origin.where(section, key)
+        return _merge(raw, layer)
+
     if isinstance(paths, (str, Path)):
         paths = [paths]
     for i, path in enumerate(paths or []):
         p = Path(path)
         layer, text = read_file(p)
-        check(layer, Origin(p, text), DEFAULTS)
-        raw = _merge(raw, layer)
+        raw = apply(layer, Origin(p, text))
         if i == 0:
             base_dir = p.resolve().parent
     if overrides:
-        check(overrides, Origin(), DEFAULTS)
-        raw = _merge(raw, overrides)
+        raw = apply(overrides, Origin())
+    check_together(raw, lambda section, key: set_at.get((section, key), "the built-in defaults"))
     return Config(raw=raw, base_dir=base_dir)

@@ -15,7 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .startup import StartupError
 
@@ -27,7 +27,7 @@ class ConfigError(StartupError):
 @dataclass(frozen=True)
 class Rule:
     """``kind``: int (whole number), number (int or float), text, bool, texts (a list of text),
-    addresses (a list of IP addresses or networks), ips (a list of IP addresses).
+    addresses (a list of IP addresses or networks: every ``*_exempt`` list, world/addresses.py).
     ``low``/``high`` bound numbers, ``choices`` lists the allowed words ("@languages" and
     "@bot_levels" stand for the catalog's languages and the bots' levels), ``nonempty`` refuses
     "" for text."""
@@ -73,7 +73,19 @@ RULES: dict[str, dict[str, Rule]] = {
         "login_timeout": Rule("number", 0, DAY),
         "new_accounts_per_address": Rule("int", 0, 1_000_000),
         "new_accounts_window": Rule("number", 0, 365 * DAY),
-        "new_accounts_exempt": Rule("ips"),
+        "new_accounts_exempt": Rule("addresses"),
+        "login_forget": Rule("number", 0, 365 * DAY),
+        # argon2id (world/login_guard.py Hasher): KiB, passes, lanes. libargon2 wants at least 8 KiB
+        # a lane (check_together); above 4 GiB or 100 passes a login would take its memory or
+        # seconds of CPU for every password check.
+        "argon2_memory": Rule("int", 8, 4 * 1024 * 1024),
+        "argon2_time": Rule("int", 1, 100),
+        "argon2_lanes": Rule("int", 1, 64),
+        "hash_workers": Rule("int", 0, 1024),
+        # 0 would refuse every password check: nobody could log in.
+        "checks_per_address": Rule("int", 1, 100_000),
+        "checks_queued_max": Rule("int", 1, 10_000_000),
+        "checks_exempt": Rule("addresses"),
     },
     "limits": {
         "max_line": Rule("int", 16, 1_000_000),
@@ -89,6 +101,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "afk_timeouts": Rule("int", 1, 1000),
         "bot_level": Rule("text", choices=("@bot_levels",)),
         "bot_delay": Rule("number", 0, 3600),
+        "answer_guard": Rule("number", 0, 60),
     },
 }
 #: Command-line flags of `korchma serve` and the [server] keys they set.
@@ -169,21 +182,17 @@ def _problem(rule: Rule, value: Any) -> tuple[str, Any] | None:
         if rule.nonempty and not value.strip():
             return "must not be empty", value
         return None
-    if rule.kind in ("texts", "addresses", "ips"):
+    if rule.kind in ("texts", "addresses"):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             return 'must be a list of texts in quotes, like ["a", "b"]', value
-        if rule.kind in ("addresses", "ips"):
-            from .connections import parse_networks
+        if rule.kind == "addresses":
+            from world.addresses import parse_networks
 
-            plain = rule.kind == "ips"  # single addresses (accounts.CreationLimit compares them as text)
             for item in value:
                 try:
-                    network = parse_networks([item])[0]
+                    parse_networks([item])
                 except ValueError:
-                    network = None
-                if network is None or (plain and "/" in item):
-                    return ('must list IP addresses like "192.0.2.7"' if plain else
-                            'must list IP addresses or networks (like "10.0.0.0/8")'), item
+                    return 'must list IP addresses or networks (like "10.0.0.0/8")', item
         return None
     return None
 
@@ -253,6 +262,16 @@ def check(raw: dict[str, Any], origin: Origin, defaults: dict[str, Any]) -> None
             wrong = problem(rule_for(section, key, known[key]), value)
             if wrong:
                 raise ConfigError(f"{origin.where(section, key)}: {section}.{key} {wrong}")
+
+
+def check_together(raw: dict[str, Any], where: Callable[[str, str], str]) -> None:
+    """Rules between keys, on the merged config (the keys may come from different files):
+    ConfigError naming the key ``where`` says was set last."""
+    acc = raw["accounts"]
+    memory, lanes = acc["argon2_memory"], acc["argon2_lanes"]
+    if memory < 8 * lanes:
+        raise ConfigError(f"{where('accounts', 'argon2_memory')}: accounts.argon2_memory must be at least 8 KiB "
+                          f"per lane (accounts.argon2_lanes = {lanes}: {8 * lanes}), not {memory}")
 
 
 def _check_games(games: dict[str, Any], origin: Origin) -> None:

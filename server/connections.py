@@ -5,68 +5,58 @@ asks :meth:`ConnectionLimit.admit` in its ``connection_made``: a ticket when the
 when the address already has ``connections_per_address`` live connections; the door then says
 one line and closes. The ticket's :meth:`Ticket.release` is called when the connection is lost
 (idempotent, so a door may call it from more than one path).
+
+"An address" is the world's unit (world/addresses.py ``address_key``: an IPv4 address or an
+IPv6 /64), as for new accounts, login failures and password checks; an address in
+``connections_exempt`` (addresses or networks) is neither capped nor counted.
 """
 from __future__ import annotations
 
-import ipaddress
 from typing import Iterable
 
-from world.addresses import normalize_address
+from world.addresses import AddressSet, address_key, normalize_address
 
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-__all__ = ["normalize_address", "parse_networks", "Ticket", "ConnectionLimit"]
-
-
-def parse_networks(entries: Iterable[str]) -> list[Network]:
-    """Addresses or networks (``10.0.0.0/8``); ValueError names the first bad entry."""
-    networks = []
-    for entry in entries:
-        try:
-            networks.append(ipaddress.ip_network(str(entry).strip(), strict=False))
-        except ValueError:
-            raise ValueError(f"{entry!r} is not an IP address or network") from None
-    return networks
+__all__ = ["Ticket", "ConnectionLimit"]
 
 
 class Ticket:
-    __slots__ = ("limit", "address", "live")
+    __slots__ = ("limit", "key", "live")
 
-    def __init__(self, limit: "ConnectionLimit", address: str) -> None:
-        self.limit, self.address, self.live = limit, address, True
+    def __init__(self, limit: "ConnectionLimit", key: str | None) -> None:
+        self.limit, self.key, self.live = limit, key, key is not None
 
     def release(self) -> None:
         if self.live:
             self.live = False
-            self.limit._release(self.address)
+            self.limit._release(self.key)
 
 
 class ConnectionLimit:
     def __init__(self, per_address: int, exempt: Iterable[str] = ()) -> None:
         self.per_address = max(0, int(per_address))  # 0: no cap
-        self.exempt = parse_networks(exempt)
-        self.live: dict[str, int] = {}
-
-    def exempted(self, address: str) -> bool:
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip.version == net.version and ip in net for net in self.exempt)
+        self.exempt = AddressSet(exempt)
+        self.live: dict[str, int] = {}  # by address_key
 
     def admit(self, address: str) -> Ticket | None:
         address = normalize_address(address)
-        count = self.live.get(address, 0)
-        if self.per_address and count >= self.per_address and not self.exempted(address):
+        if address in self.exempt:
+            return Ticket(self, None)
+        key = address_key(address)
+        count = self.live.get(key, 0)
+        if self.per_address and count >= self.per_address:
             return None
-        self.live[address] = count + 1
-        return Ticket(self, address)
+        self.live[key] = count + 1
+        return Ticket(self, key)
 
-    def _release(self, address: str) -> None:
-        left = self.live.get(address, 0) - 1
+    def _release(self, key: str | None) -> None:
+        if key is None:
+            return
+        left = self.live.get(key, 0) - 1
         if left > 0:
-            self.live[address] = left
+            self.live[key] = left
         else:
-            self.live.pop(address, None)
+            self.live.pop(key, None)
 
     def count(self, address: str) -> int:
-        return self.live.get(normalize_address(address), 0)
+        """Live connections of ``address``'s unit (exempt ones are not counted)."""
+        return self.live.get(address_key(address), 0)

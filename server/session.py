@@ -11,13 +11,12 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from commands import dispatch
+from commands import dispatch, parse
 from commands.base import split_args
-from commands.parser import is_secret_line
-from world import accounts, db, login_guard
+from commands.parser import Parsed
+from world import accounts, db, login_guard, logins
 from world.i18n import normalize_lang, t
 from world.log_redact import secret_scope
-from world.login_guard import ChecksBusy
 from world.messages import Msg, msg
 from world.models import Account
 from world.text import clean_controls
@@ -66,20 +65,6 @@ class FloodGuard:
         self.warned = False
         self.tokens = float(self.burst)
         return "mute"
-
-
-async def store_rehash(account: Account, new_hash: str) -> None:
-    """Store a hash re-made with today's argon2 parameters. Not storing it is no reason to refuse
-    the login: the old hash still works, and the next login tries again."""
-    try:
-        await Account.filter(id=account.id).update(password_hash=new_hash)
-    except Exception as exc:
-        if not db.is_storage_failure(exc):
-            raise
-        log.warning("the re-made password hash of %s was not stored: %s", account.name, exc)
-        return
-    account.password_hash = new_hash
-    log.info("password hash of %s re-made with the current argon2 parameters", account.name)
 
 
 class Session:
@@ -156,6 +141,23 @@ class Session:
 
     async def handle_line(self, raw: str) -> None:
         """Everything a client types arrives here, one line at a time."""
+        await self._take(raw, None, command=False)
+
+    def queue_command(self, line: str, wait: int | None) -> None:
+        """A command line the client sent beside its typing (GMCP ``Korchma.Game.Command``): a
+        door with such a channel puts it in the queue of typed lines, to be run in its turn by
+        :meth:`handle_command`."""
+        raise NotImplementedError
+
+    async def handle_command(self, raw: str, wait: int | None) -> None:
+        """A command line from :meth:`queue_command`, in its turn: the same flood guard as a
+        typed one, but always a command, whatever the session waits for: never a login step,
+        nor the answer to an open dialogue (which keeps waiting for the next typed line). A game
+        answer in it counts only for the question ``wait`` names (commands.dispatch)."""
+        if self.account is not None:
+            await self._take(raw, wait, command=True)
+
+    async def _take(self, raw: str, wait: int | None, command: bool) -> None:
         if self.closed:
             return
         self.last_input = time.monotonic()
@@ -165,34 +167,48 @@ class Session:
             return
         line = clean_controls(raw).strip()  # the rest of the cleaning is the commands' (not passwords)
         async with self.lock:
-            whole, words = self.secrets_in(line)
+            parsed = parse(self, line) if command else self.parse_command(line)
+            whole, words = self.secrets_in(line, parsed)
             if whole:
                 whole += (raw,)
             with secret_scope(*whole, words=words):
-                await self._handle(line, secret=bool(whole))
+                await self._handle(line, parsed, wait, secret=bool(whole))
         if not self.closed:
             self.send_prompt()
 
-    def secrets_in(self, line: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """What in ``line`` is secret: (whole secrets, words). A password typed at a login
-        prompt or into a dialogue that asks for one (``dialog.secret``) is secret whole; so is
-        a line of a secret command (``password OLD NEW``, any start of its verbs), word by word."""
+    def parse_command(self, line: str) -> Parsed | None:
+        """``line`` read as a command (commands.parse), or None when it is no command: a login
+        step, or an answer to a dialogue."""
+        return parse(self, line) if self.account is not None and self.dialog is None else None
+
+    def is_secret_command(self, text: str) -> bool:
+        """Would ``text``, entered now, be a command line with secrets? The SSH line editor asks
+        while it is typed (server/ssh_terminal.py), and gets the answer the session will act on.
+        (A login step or a dialogue's answer is hidden whole: ``set_echo``.)"""
+        parsed = self.parse_command(clean_controls(text).strip())
+        return parsed is not None and parsed.secret
+
+    def secrets_in(self, line: str, parsed: Parsed | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """What in ``line`` is secret: (whole secrets, words). A command line (``parsed``) whose
+        verb is or may be a secret command's (``password OLD NEW``) has its arguments secret,
+        each and together; a password typed at a login prompt, or into a dialogue that asks for
+        one (``dialog.secret``), is secret whole."""
+        if parsed is not None:
+            if not parsed.secret:
+                return (), ()
+            rest = parsed.rest
+            return (line, rest), tuple(rest.split()) + tuple(split_args(rest))
         if self.account is None:
             secret = self.login_state in SECRET_STATES
-        elif self.dialog is not None:
-            secret = bool(getattr(self.dialog, "secret", False))
         else:
-            if not is_secret_line(line):
-                return (), ()
-            rest = line.strip().partition(" ")[2]
-            return (line, line.strip(), rest), tuple(rest.split()) + tuple(split_args(rest))
-        return ((line, line.strip()), ()) if secret else ((), ())
+            secret = bool(getattr(self.dialog, "secret", False))
+        return ((line,), ()) if secret and line else ((), ())
 
-    async def _handle(self, line: str, secret: bool) -> None:
+    async def _handle(self, line: str, parsed: Parsed | None, wait: int | None, secret: bool) -> None:
         try:
             if self.account is None:
                 await self.login_step(line)
-            elif self.dialog is not None:
+            elif parsed is None:
                 await self.dialog(self, line)
             else:
                 verdict = self.flood.check()
@@ -203,8 +219,7 @@ class Session:
                     return
                 if verdict == "warn":
                     self.send("input.flood_warning")
-                if line:
-                    await dispatch(self, line)
+                await dispatch(self, parsed, wait)
         except Exception as exc:  # a bug must not kill the session or show a traceback
             # Name the line only when it holds no secret (the traceback is redacted anyway).
             shown = "(a line with a secret, not shown)" if secret else repr(line)
@@ -316,32 +331,21 @@ class Session:
 
     async def _login_password(self, line: str) -> None:
         self.set_echo(True)
-        name = self.pending_name
         self.login_state = "name"  # whatever happens now, the next line is a name again
-        wait = self.app.throttle.wait_left(name, self.address)
-        if wait > 0:
-            self.send("login.wait", seconds=int(wait) + 1)
-            self.send("login.ask_name")
+        outcome = await self.app.logins.log_in(self.pending_name, self.address, line)
+        if self._refused(outcome):
             return
-        try:
-            if self.app.checks.full(self.address):
-                raise ChecksBusy()
-            account = await accounts.find(name)
-            checked = await self.app.checks.check(self.address, account.password_hash if account else None, line)
-        except ChecksBusy:  # not checked, so not counted: the line says to try again in a moment
-            self.send("login.busy")
-            self.send("login.ask_name")
-            return
-        if account is None or not checked.ok:
-            self.app.throttle.failed(name, self.address)
-            self.send("login.bad_password")
-            self.send("login.ask_name")
-            return
-        if checked.new_hash is not None:
-            await store_rehash(account, checked.new_hash)
-        failures = self.app.throttle.succeeded(name, self.address)
-        await self.app.logged_in(self, account)
-        self.tell_failures(failures)
+        assert outcome.account is not None
+        await self.app.logged_in(self, outcome.account)
+        self.tell_failures(outcome.failures)
+
+    def _refused(self, outcome: logins.Outcome) -> bool:
+        """Say why the login or the new account was refused (and ask the name again)."""
+        if outcome.refusal is None:
+            return False
+        self.send(outcome.refusal, **outcome.params)
+        self.send("login.ask_name")
+        return True
 
     def tell_failures(self, failures: tuple[int, int]) -> None:
         """Tell the owner, just logged in, of the failed logins on the account since the last
@@ -352,10 +356,11 @@ class Session:
             self.send("login.failures_many" if many else "login.failures", count=count, addresses=addresses)
 
     def _too_many_new_accounts(self) -> bool:
+        """Said at the name prompt, before anyone types a new password twice to hear it (the
+        limit holds again when the account is made: world/logins.py)."""
         wait = self.app.creations.wait_left(self.address)
         if wait <= 0:
             return False
-        self.login_state = "name"
         self.send("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
         self.send("login.ask_name")
         return True
@@ -364,26 +369,13 @@ class Session:
         name, password = self.pending_name, self.pending_password
         self.pending_password = ""
         self.login_state = "name"
-        if self._too_many_new_accounts():
+        outcome = await self.app.logins.create(name, self.address, password, self.lang,
+                                               self.encoding if self.encoding_known else None)
+        if self._refused(outcome):
             return
-        try:
-            if await accounts.find(name) is not None:  # somebody took it meanwhile
-                raise accounts.NameTaken(name)
-            password_hash = await self.app.checks.hash(self.address, password)
-            account = await accounts.create(name, password_hash, self.lang,
-                                            self.app.config.section("accounts")["admins"],
-                                            self.encoding if self.encoding_known else None)
-        except accounts.NameTaken:
-            self.send("account.name_taken")
-            self.send("login.ask_name")
-            return
-        except ChecksBusy:
-            self.send("login.busy")
-            self.send("login.ask_name")
-            return
-        self.app.creations.record(self.address)
-        self.send("login.created", name=account.name)
-        await self.app.logged_in(self, account)
+        assert outcome.account is not None
+        self.send("login.created", name=outcome.account.name)
+        await self.app.logged_in(self, outcome.account)
 
     def set_encoding(self, encoding: str) -> None:
         self.encoding = encoding

@@ -48,7 +48,7 @@ from world.text import clean
 from .session import Session
 from .ssh_auth import KorchmaSSHServer
 from .ssh_terminal import (COMPLETER, FOREIGN_ESCAPE, NO_BINDINGS, PROMPT, STYLE, ChannelInput, ChannelStdout,
-                           MaskPasswords, SmallHistory, color_terminal, is_password_line, mask_secret,
+                           MaskPasswords, SmallHistory, color_terminal, mask_secret,
                            shared_bindings)
 from .startup import StartupError, one_line, os_reason
 
@@ -405,7 +405,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
         """Enter: show the line above the prompt, queue it, keep the editor ready."""
         line = buffer.text
         hidden = self.hidden_input
-        secret = hidden or is_password_line(line)
+        secret = hidden or self.is_secret_command(line)
         shown = "*" * len(line) if hidden else mask_secret(line) if secret else line
         self.write(PROMPT + clean(shown) + "\n")
         self._lines.put_nowait(line)

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import asyncssh
 
-from world import accounts, db
+from world import accounts
+from world.addresses import normalize_address
+from world.best_effort import best_effort
 from world.i18n import strip_marks, t
 from world.log_redact import secret_scope
-from world.login_guard import ChecksBusy
 from world.models import Account
 
-from .connections import Ticket, normalize_address
-from .session import store_rehash
+from .connections import Ticket
 
 if TYPE_CHECKING:
     from .app import App
@@ -45,6 +45,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         self.ticket: Ticket | None = None
         self.refuse_timer: asyncio.TimerHandle | None = None
         self.failures = (0, 0)  # failed logins on the account since its last one (to tell it)
+        self.by_password = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -133,53 +134,25 @@ class KorchmaSSHServer(asyncssh.SSHServer):
     async def validate_password(self, username: str, password: str) -> bool:
         # The password stays out of every log record made while it is checked (world/log_redact.py).
         with secret_scope(password):
+            name = username.strip()
+            if self.refused:
+                return False
             try:
-                return await self._validate_password(username.strip(), password)
-            except ChecksBusy:  # not checked, so not counted
-                self._banner("login.busy")
-            except Exception as exc:
-                if not db.is_storage_failure(exc):
-                    log.exception("SSH password login of %r failed", username)
-                    self._banner("error.internal")
-                else:
-                    log.warning("storage failure (%s: %s) in the SSH login of %r", type(exc).__name__, exc, username)
-                    self._banner("error.storage")
+                with best_effort("the SSH login of %r", name) as attempt:
+                    outcome = await self.app.logins.log_in(name, self.address, password,
+                                                           create_lang=self.app.config.server["default_language"])
+            except Exception:
+                log.exception("SSH password login of %r failed", name)
+                self._banner("error.internal")
+                return False
+            if attempt.failed:
+                self._banner("error.storage")
+                return False
+        if outcome.refusal is not None:
+            self._banner(outcome.refusal, **outcome.params)
             return False
-
-    async def _validate_password(self, name: str, password: str) -> bool:
-        if self.refused or self._throttled(name):
-            return False
-        checks = self.app.checks
-        if checks.full(self.address):
-            raise ChecksBusy()
-        account = await accounts.find(name)  # afresh: it may have been made meanwhile
-        if account is None:
-            problem = accounts.name_problem(name) or accounts.password_problem(password)
-            if problem:
-                self._banner(problem)
-                return False
-            wait = self.app.creations.wait_left(self.address)
-            if wait > 0:
-                self._banner("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
-                return False
-            password_hash = await checks.hash(self.address, password)
-            try:
-                account = await accounts.create(name, password_hash, self.app.config.server["default_language"],
-                                                self.app.config.section("accounts")["admins"])
-            except accounts.NameTaken:  # the same name made at the same moment by someone else
-                self._banner("account.name_taken")
-                return False
-            self.created = True
-            self.app.creations.record(self.address)
-        else:
-            checked = await checks.check(self.address, account.password_hash, password)
-            if not checked.ok:
-                self.app.throttle.failed(account.name, self.address)
-                self._banner("login.bad_password")
-                return False
-            if checked.new_hash is not None:
-                await store_rehash(account, checked.new_hash)
-        self.account = account
+        self.account, self.created, self.failures = outcome.account, outcome.created, outcome.failures
+        self.by_password = True
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
@@ -191,7 +164,8 @@ class KorchmaSSHServer(asyncssh.SSHServer):
 
     def auth_completed(self) -> None:
         if self.account is not None:
-            self.failures = self.app.throttle.succeeded(self.account.name, self.address)
+            if not self.by_password:  # a key login (a password login has cleared them already)
+                self.failures = self.app.throttle.succeeded(self.account.name, self.address)
             log.info("SSH login: %s from %s%s", self.account.name, self.address,
                      " (new account)" if self.created else "")
 

@@ -4,7 +4,7 @@ A session with a pty gets a one-line prompt_toolkit editor (server/ssh.py ``SSHS
 it small, everything that can be shared is: the key bindings (and their lookup caches), the
 completer and the style. Input comes from the channel in memory (:class:`ChannelInput`, no OS
 pipe), output goes to the channel (:class:`ChannelStdout`), history is short and in memory, and
-the arguments of the password command are masked while they are typed (:class:`MaskPasswords`).
+the arguments of a secret command are masked while they are typed (:class:`MaskPasswords`).
 """
 from __future__ import annotations
 
@@ -28,8 +28,6 @@ from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
 from prompt_toolkit.styles import Style
-
-from commands.parser import is_secret_line
 
 PROMPT = "> "
 HISTORY_SIZE = 50
@@ -157,12 +155,6 @@ class ChannelStdout:
         return True
 
 
-def is_password_line(text: str) -> bool:
-    """A secret command (``password``: commands/account.py), or a start of it long enough to be
-    one (commands take prefixes): its arguments are masked on screen and kept out of history."""
-    return is_secret_line(text, min_prefix=4)
-
-
 def mask_secret(text: str) -> str:
     """'password old new' shown as 'password *** ***'."""
     head, sep, rest = text.partition(" ")
@@ -170,16 +162,17 @@ def mask_secret(text: str) -> str:
 
 
 class MaskPasswords(Processor):
-    """Hide the arguments of the password command while they are typed, and the whole line
-    while the session asks for a secret (``hidden_input``)."""
+    """Hide the arguments of a secret command (``password OLD NEW``, or a verb that may mean
+    it: ``Session.is_secret_command``, as the session will read the line) while they are typed,
+    and the whole line while the session asks for a secret (``hidden_input``)."""
 
-    def __init__(self, session: Any = None) -> None:
+    def __init__(self, session: Any) -> None:
         self.session = session
 
     def apply_transformation(self, ti: TransformationInput) -> Transformation:
         text = ti.document.text
-        hidden = self.session is not None and self.session.hidden_input
-        if not hidden and not is_password_line(text):
+        hidden = self.session.hidden_input
+        if not hidden and not self.session.is_secret_command(text):
             return Transformation(ti.fragments)
         masked = "*" * len(text) if hidden else mask_secret(text)
         style = ti.fragments[0][0] if ti.fragments else ""

@@ -32,7 +32,7 @@ import codecs
 import logging
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from telnetlib3 import stream_writer as _sw
 from telnetlib3.telopt import CMD_EOR, ECHO, EOR, GA, GMCP, IAC, SGA, WILL, WONT
@@ -69,6 +69,13 @@ def _fallback(err: UnicodeError) -> tuple[str, int]:
 codecs.register_error("korchma-fallback", _fallback)
 
 
+class CommandLine(NamedTuple):
+    """A line sent over GMCP (``Korchma.Game.Command``), queued among the typed ones."""
+
+    line: str
+    wait: int | None
+
+
 class TelnetSession(Session):
     kind = "telnet"
     # Slots keep the instance dict to the base class's attributes (a small shared-key dict).
@@ -83,7 +90,7 @@ class TelnetSession(Session):
         self._buf = b""  # bytes of the line being typed
         self._cr = False  # the last chunk ended in CR: a following LF/NUL belongs to it
         self._discard = False  # dropping an over-long line until its end
-        self._lines: deque | None = None  # typed lines waiting for handle_line
+        self._lines: deque | None = None  # typed lines (and GMCP command lines) waiting their turn
         self._worker: asyncio.Task | None = None
         self._started = False  # negotiation over, greeting shown
         self._gone = False  # the connection ended (logged_out is under way or done)
@@ -324,9 +331,18 @@ class TelnetSession(Session):
         if self.account is None and text.strip() == "MSSP-REQUEST":
             self.write(self.door.mssp_text())
             return
+        self._queue(text)
+
+    def queue_command(self, line: str, wait: int | None) -> None:
+        """A GMCP ``Korchma.Game.Command`` line, after the lines typed before it: the same queue,
+        order and back-pressure (Session.handle_command runs it)."""
+        if not self._gone:
+            self._queue(CommandLine(line, wait))
+
+    def _queue(self, item: "str | CommandLine") -> None:
         if self._lines is None:
             self._lines = deque()
-        self._lines.append(text)
+        self._lines.append(item)
         if len(self._lines) >= PAUSE_LINES and not self._paused:
             self._paused = True
             self.protocol.pause(PAUSE_QUEUE)
@@ -339,12 +355,15 @@ class TelnetSession(Session):
     async def _work(self) -> None:
         try:
             while self._lines and not self._gone:
-                line = self._lines.popleft()
+                item = self._lines.popleft()
                 if self._paused and len(self._lines) <= RESUME_LINES:
                     self._paused = False
                     self.protocol.resume(PAUSE_QUEUE)
                 try:
-                    await self.handle_line(line)
+                    if isinstance(item, CommandLine):
+                        await self.handle_command(item.line, item.wait)
+                    else:
+                        await self.handle_line(item)
                 except Exception:
                     log.exception("telnet line from %s", self.address)
         finally:

@@ -27,7 +27,9 @@ from telnetlib3.stream_writer import TelnetWriter
 from telnetlib3.telopt import (BINARY, CHARSET, DO, EOR, GMCP, IAC, LINEMODE, MCCP2_COMPRESS, MSSP,
                                NAWS, SB, SE, TTYPE, WILL)
 
-from .connections import Ticket, normalize_address
+from world.addresses import normalize_address
+
+from .connections import Ticket
 
 if TYPE_CHECKING:
     from .telnet import TelnetDoor

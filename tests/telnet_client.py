@@ -41,6 +41,12 @@ PASSWORD_PROMPT = re.compile(r"(password|пароль)[^:.!?]*:[ \t]*\r?$", re.M
 WELCOME = re.compile(r"welcome|добро пожаловать|ласкаво просимо", re.I)
 
 
+def gmcp_bytes(package: str, data: Any = None) -> bytes:
+    """A GMCP message as a client sends it (IAC SB GMCP ... IAC SE), to send alone or among typed bytes."""
+    body = (package if data is None else f"{package} {json.dumps(data)}").encode("utf-8")
+    return bytes([IAC, SB, GMCP]) + body.replace(b"\xff", b"\xff\xff") + bytes([IAC, SE])
+
+
 class TelnetClient:
     def __init__(self, *, naws: tuple[int, int] | None = (80, 24), ttype: str | list[str] | None = None,
                  charset: list[str] | None = None, gmcp: bool = False, eor: bool = False,
@@ -145,8 +151,7 @@ class TelnetClient:
         self._subneg(NAWS, struct.pack("!HH", width, height))
 
     def send_gmcp(self, package: str, data: Any = None) -> None:
-        body = package if data is None else f"{package} {json.dumps(data)}"
-        self._subneg(GMCP, body.encode("utf-8"))
+        self.send_raw(gmcp_bytes(package, data))
 
     # -- reading ------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ import pytest
 
 from tests.conftest import ROOT, TEST_CONFIG, ServerProcess
 from tests.ssh_client import connect as ssh_connect
-from tests.telnet_client import log_in
+from tests.telnet_client import TelnetClient, log_in
 from world.i18n import strip_marks, t
 
 PW = "secret1"
@@ -136,6 +136,88 @@ def test_addresses_are_counted_in_one_spelling_and_networks_exempt():
     assert all(limit.admit("10.1.2.3") for _ in range(5))  # inside an exempt network
     assert all(limit.admit("::1") for _ in range(5))
     assert ConnectionLimit(0).admit("192.0.2.7") is not None  # 0: no cap
+
+
+def test_one_ipv6_subscriber_is_one_address_everywhere():
+    """An IPv6 /64 is one subscriber: the connection cap, new accounts, login failures and password
+    checks all count it as one address (world/addresses.py address_key), not 2**64 of them."""
+    from server.connections import ConnectionLimit
+    from world.accounts import CreationLimit
+    from world.login_guard import Hasher, LoginThrottle, PasswordChecks
+
+    net = [f"2001:db8:1:2::{i:x}" for i in range(1, 10)]  # nine addresses of one /64
+    limit = ConnectionLimit(2)
+    assert limit.admit(net[0]) and limit.admit(net[1])
+    assert limit.admit(net[2]) is None and limit.count(net[3]) == 2
+    assert limit.admit("2001:db8:1:3::1") is not None  # the next /64 is somebody else
+    made = CreationLimit(per_address=2, window=100.0)
+    for address in net[:2]:
+        made.record(address, clock=0.0)
+    assert made.wait_left(net[2], clock=1.0) == 99.0
+    throttle = LoginThrottle(attempts=2, backoff=5)
+    for address in net[:2]:
+        throttle.failed("Guest", address, clock=0.0)
+    assert throttle.wait_left("Other", net[2], clock=1.0) == 4.0
+    checks = PasswordChecks(Hasher(), workers=1, per_address=2)
+    checks._load[checks._lane(net[0])[0]] = 2
+    assert checks.full(net[5]) and not checks.full("2001:db8:1:3::1")
+
+
+def test_every_exempt_list_takes_addresses_and_networks():
+    """accounts.new_accounts_exempt, accounts.checks_exempt and limits.connections_exempt are one
+    kind of list (world/addresses.py AddressSet): addresses or networks, in any spelling. An
+    exempt address is neither limited nor counted, so it takes nothing from its /64."""
+    from server.connections import ConnectionLimit
+    from world.accounts import CreationLimit
+    from world.addresses import AddressSet
+    from world.login_guard import Hasher, PasswordChecks
+
+    exempt = AddressSet(["10.0.0.0/8", "2001:db8::/32", "::1", "::ffff:192.0.2.0/120"])
+    for inside in ("10.1.2.3", "::ffff:10.1.2.3", "2001:db8:7::1", "::1", "192.0.2.200", "::ffff:192.0.2.9",
+                   "2001:db8::5%eth0"):
+        assert inside in exempt, inside
+    for outside in ("11.0.0.1", "2001:db9::1", "::2", "192.0.3.1", "not an address", ""):
+        assert outside not in exempt, outside
+    assert not AddressSet([]) and "10.0.0.1" not in AddressSet([])
+    with pytest.raises(ValueError, match="my laptop"):
+        AddressSet(["10.0.0.0/8", "my laptop"])
+
+    limit = ConnectionLimit(1, ["2001:db8:1:2::1"])
+    assert all(limit.admit("2001:db8:1:2::1") for _ in range(5))  # exempt, and not counted
+    assert limit.admit("2001:db8:1:2::2") is not None and limit.admit("2001:db8:1:2::3") is None
+    made = CreationLimit(per_address=1, window=100.0, exempt=["10.0.0.0/8"])
+    for _ in range(3):
+        made.record("10.9.9.9", clock=0.0)
+    assert made.wait_left("10.9.9.9", clock=1.0) == 0 and not made.made
+    checks = PasswordChecks(Hasher(), workers=1, per_address=1, exempt=["10.0.0.0/8"])
+    checks._load[checks._lane("10.1.1.1")[0]] = 5
+    assert not checks.full("10.1.1.1")
+    checks._load[checks._lane("11.1.1.1")[0]] = 1
+    assert checks.full("11.1.1.1")
+
+
+async def telnet_from(port: int, name: str, address: str) -> TelnetClient:
+    client = TelnetClient()
+    await client.connect("127.0.0.1", port, local_address=address)
+    await client.login(name, PW)
+    return client
+
+
+async def test_new_accounts_exempt_takes_a_network(server_factory):
+    """A host that lists its own network in accounts.new_accounts_exempt (a school's lab) gets
+    as many new accounts from it as it wants, on both doors; an address outside still has the
+    limit."""
+    srv = server_factory('[accounts]\nnew_accounts_per_address = 1\nnew_accounts_exempt = ["127.0.30.0/24"]\n')
+    lab, home = "127.0.30.7", "127.0.0.5"
+    for name in ("Ученик", "Ученица"):
+        await (await telnet_from(srv.telnet_port, name, lab)).close()
+    for name in ("Отличник", "Отличница"):
+        client = await ssh_connect(srv.ssh_port, name, password=PW, local_address=lab, width=WIDE)
+        await client.expect(ru("login.created", name=name))
+        await client.close()
+    await (await telnet_from(srv.telnet_port, "Домосед", home)).close()
+    with pytest.raises(asyncssh.PermissionDenied):  # the second from home: the limit holds
+        await ssh_connect(srv.ssh_port, "Домоседка", password=PW, local_address=home)
 
 
 # -- running out of file descriptors -----------------------------------------------------

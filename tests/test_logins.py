@@ -13,6 +13,7 @@ from the catalogs; the server's default language is Russian.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import re
 import sqlite3
 from pathlib import Path
@@ -24,9 +25,11 @@ from tests.conftest import TEST_CONFIG, ServerProcess, merge_toml
 from tests.fsfault import small_disk  # noqa: F401  (the fixture)
 from tests.ssh_client import attempt, connect
 from tests.telnet_client import NAME_PROMPT, WELCOME, TelnetClient
+from tests.wire import open_table
 import logging
 
 from world import log_redact, login_guard
+from world.addresses import address_key
 from world.i18n import strip_marks, t
 
 ATTACKER, OWNER = "127.0.0.2", "127.0.0.3"
@@ -107,7 +110,7 @@ async def change_password_on_a_full_disk(changer, disk) -> None:
 
 
 def assert_failed_quietly(log: str, data: Path) -> None:
-    assert "storage failure" in log and "was not stored" in log  # the failures did happen, and were logged
+    assert "storage failure: could not store the new password of" in log  # the failures did happen, and were logged
     assert "Traceback" not in log
     assert_nowhere(["newbiesecret42", "crashpw1", "changedsecret77", "dialoguesecret88"], log, data)
 
@@ -178,6 +181,73 @@ async def test_a_full_disk_does_not_keep_players_out(small_disk, server_factory,
         await client.close()
     log = srv.log()
     assert "storage failure: could not store the login of" in log and "Traceback" not in log
+
+
+# Words the table's log lines use (world/storage_pause.py), as passwords.
+GAME_WORDS = {"carries": "the game carries on", "retries": "the table is paused and retries"}
+HAND = re.compile(r"ваши карты — ([\d, ]+)\.")
+
+
+async def test_a_password_that_is_a_common_word_leaves_the_game_s_log_lines_alone(small_disk, server_factory,
+                                                                                   tmp_path):
+    """Two players whose passwords are words of the game's log lines come back, on telnet and on
+    SSH, while their game runs (a login pokes the table's runner, which may start its tasks).
+    The table's later lines stay whole in the log, and neither password is anywhere else in it."""
+    srv = server_factory(data_dir=small_disk.path, log_dir=tmp_path)
+    weaver = await telnet_login(srv.telnet_port, "Ткач", "carries")
+    saddler = await connect(srv.ssh_port, "Шорник", password="retries", width=WIDE)
+    await saddler.expect(ru("login.welcome", name="Шорник"))
+    number = await open_table(weaver, "открыть торги rounds=10")
+    saddler.send_line(f"сесть {number}")
+    await saddler.expect(f"Вы садитесь за стол {number}")
+    weaver.send_line("боты 2")
+    await weaver.expect("За стол садятся 2 бота")
+    weaver.send_line("начать")
+    hand = [int(card) for card in (await weaver.expect(HAND, 10)).split("—")[1].strip(" .").split(", ")]
+    await weaver.close()
+    await saddler.close()
+    weaver = await telnet_login(srv.telnet_port, "Ткач", "carries", create=False)
+    await weaver.expect(ru("table.back_in_seat", number=number, game="bids"))
+    saddler = await connect(srv.ssh_port, "Шорник", password="retries", width=WIDE)
+    await saddler.expect(ru("login.welcome", name="Шорник"))
+
+    small_disk.fill()  # the next move cannot be stored: the table says so in the log, and heals
+    weaver.send_line(f"ставка {hand[0]}")
+    await weaver.expect(ru("storage.paused", number=number), 10)
+    small_disk.free()
+    await weaver.expect(ru("storage.resumed", number=number), 40)
+    for client in (weaver, saddler):
+        await client.close()
+    log = srv.log()
+    assert f"table {number}: a write failed" in log
+    assert f"table {number}: writes work again; the game carries on" in log
+    assert "[secret]" not in log
+    for password, wording in GAME_WORDS.items():
+        elsewhere = [line for line in log.splitlines() if password in line and wording not in line]
+        assert not elsewhere, elsewhere
+
+
+@pytest.mark.parametrize("door", ["telnet", "ssh"])
+async def test_pass_at_a_coup_table_is_no_secret(server, door):
+    """At a Coup table `pass` is `allow`, no secret: its line is logged as typed (the repeat
+    guard logs a `pass` typed twice fast), and over SSH it is shown and kept in the history."""
+    from tests.test_wait_ids import OTHER_QUESTION, _boris, _two_play_until_the_assassination
+
+    boris = await _boris(server, door)
+    await _two_play_until_the_assassination(server, boris)
+    boris.send_line("pass")
+    boris.send_line("pass")
+    await boris.expect(OTHER_QUESTION)
+    if door == "ssh":
+        boris.send("\x1b[A")  # Up: the last line kept in history
+        await boris.settle(0.3)
+        assert [line for line in boris.screen.text_lines() if line][-1] == "> pass"
+        boris.send("\x03")
+    await boris.anna.close()
+    await boris.close()
+    log = server.log()
+    assert re.search(r"table \d+: seat \d+'s 'pass' was for another question", log), log
+    assert "[secret]" not in log
 
 
 async def test_debug_log_holds_no_password_and_no_hash(tmp_path):
@@ -443,8 +513,8 @@ def test_throttle_forgets_and_stays_bounded():
         th.failed(f"name{i}", f"10.0.{i // 250}.{i % 250}", clock=200.0)
     assert len(th.by_pair) <= 50 and len(th.by_address) <= 50 and len(th.by_name) <= 50
     # IPv6 counts by /64; an IPv4-mapped address is its IPv4 address.
-    assert login_guard.address_key("2001:db8::1") == login_guard.address_key("2001:db8::ffff") == "2001:db8::/64"
-    assert login_guard.address_key("::ffff:10.1.2.3") == "10.1.2.3"
+    assert address_key("2001:db8::1") == address_key("2001:db8::ffff") == "2001:db8::/64"
+    assert address_key("::ffff:10.1.2.3") == "10.1.2.3"
 
 
 def test_log_records_never_show_a_secret_in_scope(caplog):
@@ -463,6 +533,38 @@ def test_log_records_never_show_a_secret_in_scope(caplog):
     assert 'failed: "[secret]" and ab' in inside  # words under 3 letters stay
     assert "ValueError: bad value '[secret]' or [secret]" in inside
     assert outside.strip() == "old-secret $argon2[hash]"  # out of the scope, only hashes go
+
+
+async def test_a_task_started_in_a_secret_scope_inherits_no_secret(caplog):
+    """A login pokes its table's runner, which starts bot and clock tasks; the inbox spool may
+    start its retry task. Those tasks live on: they must neither keep the password in memory nor
+    have their log lines matched against it (a password "table" made "table 5: ..." read
+    "[secret] 5: ..." for the rest of the game). The scope's own task, across its awaits, still
+    has it redacted."""
+    log_redact.install()
+    caplog.set_level(logging.INFO)
+    log = logging.getLogger("korchma.test")
+    moved, go = asyncio.Event(), asyncio.Event()
+    held: list = []
+
+    async def bot() -> None:  # started while the password is handled
+        held.extend(contextvars.copy_context().values())
+        log.warning("table 5: a bot moved first")
+        moved.set()
+        await go.wait()
+        log.warning("table 5: a bot moved later")
+
+    with log_redact.secret_scope("table", words=("carries",)):
+        task = asyncio.get_running_loop().create_task(bot())
+        await moved.wait()  # the scope's task awaits meanwhile, and logs after it
+        log.warning("login with table, which carries on")
+    go.set()
+    await task
+    assert "table 5: a bot moved first" in caplog.text  # while the scope was open, in another task
+    assert "table 5: a bot moved later" in caplog.text  # and after it
+    assert "login with [secret], which [secret] on" in caplog.text
+    assert not any("table" in repr(value) for value in held)  # the task holds no copy
+    assert len(log_redact._secrets) == 0  # nor does anything else once the scope is over
 
 
 class _Recording(login_guard.Hasher):

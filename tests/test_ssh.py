@@ -130,6 +130,29 @@ async def test_password_dialogue_masks_every_line(server):
     await c.close()
 
 
+async def test_a_password_line_is_masked_by_any_verb_that_runs_it(server):
+    """`pas OLD NEW` runs `password` in the hall (a unique start of it), so it is masked while
+    typed, kept out of the history, and works; the line before it is what Up brings back."""
+    port = server.ssh_port
+    c = await connect(port, "Глаша", password=PW, width=WIDE)
+    await c.expect(ru("login.welcome", name="Глаша"))
+    c.send_line("кто")
+    await c.expect(ru("who.header", n=1))
+    c.send_line(f"pas {PW} newpass3")
+    await c.expect(ru("password.changed"))
+    assert PW not in c.text and "newpass3" not in c.text, "a password was shown on the screen"
+    assert "pas ******* ********" in c.text
+    c.send("\x1b[A")  # Up: the last line kept in history
+    await c.expect("кто")
+    await c.settle(0.2)
+    assert [line for line in c.screen.text_lines() if line][-1] == "> кто"
+    c.send("\x03")  # Ctrl-C: an empty line again
+    await c.close()
+    c = await connect(port, "Глаша", password="newpass3", width=WIDE)
+    await c.expect(ru("login.welcome", name="Глаша"))
+    await c.close()
+
+
 async def test_telnet_and_ssh_players_talk(server):
     tel = TelnetClient()
     await tel.connect("127.0.0.1", server.telnet_port)

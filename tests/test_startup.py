@@ -191,6 +191,18 @@ CONFIG_CASES = [
     ('[limits]\nconnections_per_address = -2\n', ["limits.connections_per_address", "-2"]),
     ('[limits]\nconnections_exempt = ["127.0.0.1", "my laptop"]\n', ["limits.connections_exempt",
                                                                       '"my laptop"']),
+    ('[accounts]\nchecks_per_address = 0\n', ["accounts.checks_per_address", "from 1 to", "0"]),
+    ('[accounts]\nchecks_queued_max = 0\n', ["accounts.checks_queued_max", "from 1 to", "0"]),
+    ('[accounts]\nchecks_exempt = ["10.0.0.0/8", "the lab"]\n', ["accounts.checks_exempt", '"the lab"']),
+    ('[accounts]\nnew_accounts_exempt = ["10.0.0.0/33"]\n', ["accounts.new_accounts_exempt", '"10.0.0.0/33"']),
+    ('[accounts]\nhash_workers = -1\n', ["accounts.hash_workers", "-1"]),
+    ('[accounts]\nlogin_forget = "1h"\n', ["accounts.login_forget", "a number", '"1h"']),
+    ('[accounts]\nargon2_time = 0\n', ["accounts.argon2_time", "from 1 to 100", "0"]),
+    ('[accounts]\nargon2_lanes = 0\n', ["accounts.argon2_lanes", "from 1 to 64", "0"]),
+    ('[accounts]\nargon2_memory = 1.5\n', ["accounts.argon2_memory", "whole number", "1.5"]),
+    ('[accounts]\nargon2_lanes = 8\nargon2_memory = 32\n', ["accounts.argon2_memory", "line 3", "8 KiB per lane",
+                                                          "accounts.argon2_lanes = 8", "32"]),
+    ('[tables]\nanswer_guard = -1\n', ["tables.answer_guard", "from 0 to 60", "-1"]),
     ('[games.cop]\nturn = 60\n', ["unknown game [games.cop]", "did you mean games.coup"]),
     ('[games.coup]\nturnn = 60\n', ["unknown option games.coup.turnn", "did you mean games.coup.turn"]),
     ('[games.coup]\nturn = 4\n', ["games.coup.turn", "10..3600"]),
@@ -217,7 +229,10 @@ def test_debug_shows_the_traceback_of_a_config_error(tmp_path):
 
 
 def test_a_good_config_with_every_game_section_still_starts(server_factory):
-    """The checks refuse nothing that is valid: config.toml plus options of every game."""
+    """The checks refuse nothing that is valid: config.toml plus options of every game, and
+    networks in every exempt list."""
     srv = server_factory('[games.mafia]\nnight = 600\nday = "1200"\n\n[games.whispers]\nturn = 90\n\n'
-                         '[games.revolution]\nhand = 5\n\n[limits]\nconnections_exempt = ["10.0.0.0/8", "::1"]\n')
+                         '[games.revolution]\nhand = 5\n\n[limits]\nconnections_exempt = ["10.0.0.0/8", "::1"]\n\n'
+                         '[accounts]\nnew_accounts_exempt = ["10.0.0.0/8", "2001:db8::/32"]\n'
+                         'checks_exempt = ["192.0.2.0/24", "::1"]\n')
     assert srv.telnet_port and srv.ssh_port

@@ -14,7 +14,8 @@ import time
 import pytest
 
 from tests.conftest import TEST_CONFIG, ServerProcess, merge_toml
-from tests.telnet_client import ENCODING_MENU, NAME_PROMPT, TelnetClient
+from tests.telnet_client import ENCODING_MENU, NAME_PROMPT, TelnetClient, gmcp_bytes
+from world.i18n import strip_marks, t
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _names = itertools.count(1)
@@ -303,6 +304,58 @@ async def test_gmcp_room_and_tables_after_login(tavern, clients):
 
     nogmcp = await logged_in(clients, port)
     assert not nogmcp.gmcp_messages and b"\xff\xfa\xc9" not in bytes(nogmcp.raw)
+
+
+def ru(key: str, **params) -> str:
+    return strip_marks(t("ru", key, **params))
+
+
+def said(line: str) -> bytes:
+    """A GMCP Korchma.Game.Command that says ``line`` in the room."""
+    return gmcp_bytes("Korchma.Game.Command", {"line": f"say {line}"})
+
+
+async def test_a_gmcp_command_right_after_a_typed_password_is_no_password(tavern, clients):
+    """A Korchma.Game.Command goes into the session's queue behind the lines typed before it,
+    and runs as a command in its turn: sent right after a typed `password` (which opens the
+    hidden-input dialogue) it is not taken as the old password, and the dialogue still waits for
+    the typed one."""
+    port = tavern.telnet_port
+    speaker = await logged_in(clients, port, gmcp=True)
+    listener = await logged_in(clients, port)
+    speaker.send_raw(b"password\r\n" + said("между-строк"))  # in one packet
+    await speaker.expect(ru("password.ask_old"))
+    await listener.expect("между-строк")
+    speaker.send_line("secret1")  # the typed old password is still what the dialogue takes
+    await speaker.expect(ru("password.ask_new"))
+    speaker.send_line("")
+    await speaker.expect(ru("password.cancelled"))
+    assert ru("password.wrong") not in speaker.text
+
+
+async def test_typed_and_gmcp_lines_run_in_the_order_they_came(tavern, clients):
+    port = tavern.telnet_port
+    speaker = await logged_in(clients, port, gmcp=True)
+    listener = await logged_in(clients, port)
+    start = len(listener.text)
+    speaker.send_raw("say раз\r\nsay два\r\n".encode() + said("три") + "say четыре\r\n".encode())
+    await listener.expect("четыре")
+    heard = re.findall(r"(раз|два|три|четыре)", listener.text[start:])
+    assert heard == ["раз", "два", "три", "четыре"], heard
+
+
+async def test_gmcp_commands_sent_at_once_pass_the_flood_guard(tavern, clients):
+    """Thirty GMCP commands in one packet wait in the session's queue like typed lines and meet
+    the same flood guard: about a burst's worth run, then the sender is muted."""
+    port = tavern.telnet_port
+    speaker = await logged_in(clients, port, gmcp=True)
+    listener = await logged_in(clients, port)
+    start = len(listener.text)
+    speaker.send_raw(b"".join(said(f"залп-{i}") for i in range(30)))
+    await speaker.expect(ru("input.flood_muted", seconds=10))
+    await listener.settle(0.5)
+    heard = set(re.findall(r"залп-\d+", listener.text[start:]))
+    assert 10 <= len(heard) < 20, sorted(heard)
 
 
 # -- hostile input ---------------------------------------------------------------------------

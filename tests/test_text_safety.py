@@ -105,15 +105,18 @@ def test_clean_is_idempotent_and_controls_stay_out():
 
 def test_secrets_are_only_stripped_of_controls():
     """A password is compared as typed: the session takes only controls out of a line; the rest
-    of the cleaning is for text others read (commands.player_text skips `password OLD NEW`)."""
+    of the cleaning is for text others read (commands.parser.parse_line keeps the arguments of
+    `password OLD NEW` as typed)."""
     import commands.load_all  # noqa: F401
-    from commands import player_text
     from commands.base import REGISTRY
+    from commands.parser import parse_line
 
     secret = "pa\u200bss  word\u00ad"
     assert clean_controls(secret) == secret
-    assert player_text(f"password {secret} new1", list(REGISTRY)) == f"password {secret} new1"
-    assert player_text(f"say {secret}", list(REGISTRY)) == "say pass word"
+    parsed = parse_line(f"pass\u200bword {secret} new1", list(REGISTRY))
+    assert parsed.command.key == "password" and parsed.secret and parsed.rest == f"{secret} new1"
+    parsed = parse_line(f"say {secret}", list(REGISTRY))
+    assert parsed.command.key == "say" and not parsed.secret and parsed.rest == "pass word"
 
 
 def test_account_names_cannot_carry_hidden_characters():

@@ -153,6 +153,29 @@ def test_resolve_prefix_and_suggestions():
         assert cmd is not None and cmd.key == "rematch", typed
 
 
+def test_a_line_is_secret_as_dispatch_reads_it():
+    """One reading of a line (commands.parser.parse_line) says which command runs and whether
+    the line holds secrets: a verb that runs `password` (any unique start of it, in the session's
+    commands), or that may have meant it (several commands start so, or a near miss). At a Coup
+    table `pass` is `allow`, no secret; in the hall it is `password`."""
+    from commands.parser import parse_line
+    from tests.offline import game_commands
+
+    hall, coup = game_commands(None), game_commands("coup")
+    for line, commands, key in (("pas old new", hall, "password"), ("p old new", hall, "password"),
+                                ("pass old new", hall, "password"), ("пар old new", hall, "password"),
+                                ("pas old new", coup, "password"), ("passwrd old new", hall, None),
+                                ("па old new", coup, None)):
+        parsed = parse_line(line, commands)
+        assert parsed.secret and parsed.rest == "old new", line
+        assert (parsed.command.key if parsed.command else None) == key, line
+    for line, commands, key in (("pass", coup, "allow"), ("пас", coup, "allow"), ("say password x", hall, "say"),
+                                ("allow", hall, None), ("не верю", coup, "challenge"), ("", hall, None)):
+        parsed = parse_line(line, commands)
+        assert not parsed.secret, line
+        assert (parsed.command.key if parsed.command else None) == key, line
+
+
 def test_phrase_verbs_are_matched_whole():
     """«не верю» is a verb of two words (the Coup challenge): typed whole it is the command and
     the words after it are its arguments; its first word alone is no command and no prefix."""
@@ -290,3 +313,24 @@ def test_time_spans_read_as_words():
     assert format_span("en", 172800) == "2 days"
     assert t("ru", "master.extended", number=3, added=1800, seconds=5400) == \
         "Мастер продлил фазу за столом 3 на 30 минут: осталось 1 час 30 минут."
+
+
+async def test_a_gmcp_wait_id_belongs_to_its_command_alone():
+    """The wait a Korchma.Game.Command names holds while its command runs, in that task: a task
+    it starts (a bot's move after the answer) does not inherit it (world/task_local.py)."""
+    import asyncio
+
+    from commands.table import ANSWERING_WAIT
+
+    seen: list = []
+
+    async def started_meanwhile() -> None:
+        await asyncio.sleep(0)
+        seen.append(ANSWERING_WAIT.get())
+
+    with ANSWERING_WAIT.bound(41):
+        task = asyncio.get_running_loop().create_task(started_meanwhile())
+        await asyncio.sleep(0.01)
+        assert ANSWERING_WAIT.get() == 41
+    await task
+    assert seen == [None] and ANSWERING_WAIT.get() is None and len(ANSWERING_WAIT) == 0

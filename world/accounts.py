@@ -5,11 +5,12 @@ import base64
 import hashlib
 import re
 import time
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from typing import Iterable
 
 from tortoise.exceptions import IntegrityError
 
+from .addresses import AddressSet, address_key
 from .models import NAME_LENGTH, Account, Ban, SshKey
 
 NAME_RE = re.compile(r"^[A-Za-zА-Яа-яЁёІіЇїЄєҐґ][A-Za-zА-Яа-яЁёІіЇїЄєҐґ0-9_-]{1,19}$")
@@ -102,33 +103,40 @@ async def sync_admin_role(account: Account, admins: list[str]) -> None:
         await account.save(update_fields=["role"])
 
 
-@dataclass
 class CreationLimit:
-    """At most ``per_address`` new accounts from one address within ``window`` seconds, so one
-    visitor cannot fill the name space; ``exempt`` addresses are not limited."""
+    """At most ``per_address`` new accounts from one address (world/addresses.py ``address_key``:
+    an IPv4 address or an IPv6 /64) within ``window`` seconds, so one visitor cannot fill the
+    name space; addresses in ``exempt`` (addresses or networks) are neither limited nor counted."""
 
-    per_address: int = 3
-    window: float = 3600.0
-    exempt: frozenset[str] = frozenset()
-    made: dict[str, list[float]] = field(default_factory=dict)
+    def __init__(self, per_address: int = 3, window: float = 3600.0, exempt: Iterable[str] = ()) -> None:
+        self.per_address, self.window = per_address, window
+        self.exempt = AddressSet(exempt)
+        self.made: dict[str, list[float]] = {}  # by address_key
+
+    def _key(self, address: str) -> str | None:
+        """The unit ``address`` counts in, or None when it is not limited."""
+        if self.per_address <= 0 or address in self.exempt:
+            return None
+        return address_key(address)
 
     def wait_left(self, address: str, clock: float | None = None) -> float:
-        if self.per_address <= 0 or address in self.exempt:
+        key = self._key(address)
+        if key is None:
             return 0.0
         t = time.monotonic() if clock is None else clock
-        recent = [m for m in self.made.get(address, []) if m > t - self.window]
+        recent = [m for m in self.made.get(key, []) if m > t - self.window]
         if recent:
-            self.made[address] = recent
+            self.made[key] = recent
         else:
-            self.made.pop(address, None)
+            self.made.pop(key, None)
         if len(recent) < self.per_address:
             return 0.0
         return recent[-self.per_address] + self.window - t
 
     def record(self, address: str, clock: float | None = None) -> None:
-        if self.per_address <= 0 or address in self.exempt:
-            return
-        self.made.setdefault(address, []).append(time.monotonic() if clock is None else clock)
+        key = self._key(address)
+        if key is not None:
+            self.made.setdefault(key, []).append(time.monotonic() if clock is None else clock)
 
 
 async def lift_name_bans(name: str) -> int:

@@ -8,13 +8,12 @@
   than one turn.
 * :class:`Hasher` holds the argon2id parameters and re-hashes a stored hash made with others.
 
-An "address" is an IPv4 address, or the /64 network of an IPv6 address (one subscriber gets a
-whole /64, so counting single IPv6 addresses would count nothing).
+An "address" is the world's unit (world/addresses.py ``address_key``): an IPv4 address, or the
+/64 network of an IPv6 address.
 """
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import os
 import threading
@@ -22,13 +21,13 @@ import time
 from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Hashable, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from .accounts import name_key
-from .addresses import normalize_address
+from .addresses import AddressSet, address_key, normalize_address
 
 log = logging.getLogger("korchma.logins")
 
@@ -41,16 +40,6 @@ SPREAD_WARNING = 20
 # at most SPREAD_WARNING addresses.
 MAX_ENTRIES = 100_000
 WARM_UP = "warm-up"  # what each hashing thread hashes first (PasswordChecks._warm)
-
-
-def address_key(address: str) -> str:
-    """The unit the throttle and the check queue count by (see the module's text)."""
-    address = normalize_address(address)
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    return str(ipaddress.ip_network(f"{ip}/64", strict=False)) if ip.version == 6 else address
 
 
 # -- the throttle ------------------------------------------------------------------------------
@@ -245,11 +234,11 @@ class PasswordChecks:
     anything (so no guess is answered, and none counts as a failure)."""
 
     def __init__(self, hasher: Hasher, workers: int = 0, per_address: int = 2,
-                 exempt: frozenset[str] = frozenset(), queue_max: int = 1000) -> None:
+                 exempt: Iterable[str] = (), queue_max: int = 1000) -> None:
         self.hasher = hasher
         self.workers = workers if workers > 0 else cores()
         self.per_address = per_address
-        self.exempt = frozenset(address_key(a) for a in exempt)
+        self.exempt = AddressSet(exempt)
         self.queue_max = queue_max
         self._pool: ThreadPoolExecutor | None = None
         self._lanes: OrderedDict[str, deque[_Job]] = OrderedDict()
@@ -263,20 +252,26 @@ class PasswordChecks:
     async def check(self, address: str, stored: str | None, password: str) -> Checked:
         return await self._run(address, self.hasher.check, stored, password)
 
+    def _lane(self, address: str) -> tuple[str, bool]:
+        """The lane of ``address`` (its unit; an exempt address has its own, so that it takes
+        nothing from its /64's limit), and whether it is exempt."""
+        address = normalize_address(address)
+        exempt = address in self.exempt
+        return (address if exempt else address_key(address)), exempt
+
     def load(self, address: str) -> int:
-        return self._load.get(address_key(address), 0)
+        return self._load.get(self._lane(address)[0], 0)
 
     def full(self, address: str) -> bool:
         """Would a job from ``address`` be refused now? (Asked first, to refuse a guess before
         any other work, such as reading its account.)"""
-        lane = address_key(address)
-        return (lane not in self.exempt and self._load.get(lane, 0) >= self.per_address) \
-            or self._waiting >= self.queue_max
+        lane, exempt = self._lane(address)
+        return (not exempt and self._load.get(lane, 0) >= self.per_address) or self._waiting >= self.queue_max
 
     async def _run(self, address: str, fn: Callable[..., Any], *args: Any) -> Any:
         if self.full(address):
             raise ChecksBusy()
-        lane = address_key(address)
+        lane = self._lane(address)[0]
         job = _Job(lane, fn, args, asyncio.get_running_loop().create_future())
         self._lanes.setdefault(lane, deque()).append(job)  # a new lane goes to the end of the turn
         self._load[lane] = self._load.get(lane, 0) + 1
@@ -363,5 +358,5 @@ def from_config(acc: dict[str, Any]) -> tuple[LoginThrottle, PasswordChecks]:
                              float(acc["login_backoff_max"]), float(acc["login_forget"]))
     hasher = Hasher(int(acc["argon2_memory"]), int(acc["argon2_time"]), int(acc["argon2_lanes"]))
     checks = PasswordChecks(hasher, int(acc["hash_workers"]), int(acc["checks_per_address"]),
-                            frozenset(acc["checks_exempt"]), int(acc["checks_queued_max"]))
+                            acc["checks_exempt"], int(acc["checks_queued_max"]))
     return throttle, checks

@@ -76,7 +76,12 @@ def clean(text: str) -> str:
     """Text another player will read: :func:`clean_controls`, then no invisible or format
     characters outside an emoji, at most :data:`MAX_MARKS` marks in a row on a letter, and one
     plain space wherever any run of spaces or line separators was."""
-    text = clean_controls(text)
+    return clean_typed(clean_controls(text))
+
+
+def clean_typed(text: str) -> str:
+    """:func:`clean` of a typed line :func:`clean_controls` has cleaned already (the session does
+    that first: a password is compared with only its controls removed)."""
     if not text.isascii() and _SUSPECT.search(text):
         decomposed = unicodedata.normalize("NFD", _SPACE.sub(" ", text))
         pieces: list[str] = []
