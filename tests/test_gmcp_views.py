@@ -137,7 +137,7 @@ class Harness:
     def step(self, seat: int, action: dict[str, Any]) -> list[Any]:
         events = self.engine.apply(self.table.game, seat, action)
         self.table.step += 1
-        self.runner._acted_at[seat] = self.table.step
+        self.output.acted(seat, self.table.step)
         self.runner._arm_window()
         self.output.send_status()
         self.output.send_awaiting()

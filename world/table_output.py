@@ -36,11 +36,9 @@ class TableOutput:
         self.world = runner.world
         self.manager = runner.manager
         self.table = runner.table
-        # GMCP Awaiting dedupe: per seat, what the current wait is and the step it began at; per
-        # session, the last payload sent. A client script that answers each Awaiting once then
-        # answers each wait once, however many other seats act meanwhile.
-        self.waits: dict[int, tuple[str, int]] = {}
-        self.acted_at: dict[int, int] = {}  # seat -> the step it last acted at (the runner fills it)
+        # GMCP Awaiting dedupe: per session, the last payload sent. A client script that answers
+        # each Awaiting once then answers each wait once (``since``: WaitBook), however many
+        # other seats act meanwhile.
         self.awaiting_sent: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
         # GMCP View dedupe: per session, the last view sent (``view_key`` of the payload). A view
         # goes out only when it changed for that viewer: a resend of an unchanged view would
@@ -169,16 +167,12 @@ class TableOutput:
             if seat.account_id is None:
                 continue
             wait = awaited.get(seat.number)
-            legal = self.engine.legal(table.game, seat.number) if wait else []
-            question = self._question(seat.number, wait, legal)
-            wait_id = self.book.note(seat.number, question, wait.window if wait else "", table.step, now)
+            legal, deadline, wait_id = self._ask(seat.number, wait, now)
             if not self.world.is_online(seat.account_id):
                 continue
             sessions = self.world.sessions_of([seat.account_id])
-            deadline = self.runner.deadline.isoformat() if (wait and self.runner.deadline) else None
             awaiting = {"table": table.number, "seat": seat.number, "kind": wait.kind if wait else None,
-                        "legal": legal, "deadline": deadline, "wait": wait_id,
-                        "since": self.wait_since(seat.number, question, deadline)}
+                        "legal": legal, "deadline": deadline, "wait": wait_id, "since": self.book.since(seat.number)}
             self._send_view(sessions, seat.number)
             for session in sessions:
                 if self.awaiting_sent.get(session) != awaiting:
@@ -201,34 +195,30 @@ class TableOutput:
                 self.views_sent[session] = key
                 session.gmcp("Korchma.Game.View", payload)
 
-    def wait_since(self, seat: int, question: str | None, deadline: str | None) -> int:
-        """The step this seat's current wait began at: a wait goes on while its question (see
-        ``_question``) and its clock stay the same."""
-        key = f"{question}|{deadline}|{self.acted_at.get(seat)}"
-        known = self.waits.get(seat)
-        if known is None or known[0] != key:
-            known = (key, self.table.step)
-            self.waits[seat] = known
-        return known[1]
-
     # -- the question an answer is for ------------------------------------------------------------
 
-    def _question(self, seat: int, wait: Awaiting | None, legal: list[Any]) -> str | None:
-        """What ``seat`` is asked now, as text (None: nothing): the kind of wait, the engine's
-        window, the legal actions and when it last acted; not the clock (more time is the same
-        question)."""
+    def acted(self, seat: int, step: int) -> None:
+        """The runner applied ``seat``'s action as ``step``: what the seat is asked next is new."""
+        self.book.acted(seat, step)
+
+    def _ask(self, seat: int, wait: Awaiting | None, now: float) -> tuple[list[Any], str | None, int | None]:
+        """Note in the book what ``seat`` is asked now: (its legal actions, when its wait ends, the
+        question's id). The question is the kind of wait, the engine's window and the legal
+        actions (the book adds when the seat last acted); the clock is not part of it (more time
+        is the same question), only of the wait."""
         if wait is None:
-            return None
-        return json.dumps([wait.kind, wait.window, legal, self.acted_at.get(seat)], sort_keys=True, default=str)
+            return [], None, self.book.note(seat, None, "", self.table.step, now)
+        legal = self.engine.legal(self.table.game, seat)
+        question = json.dumps([wait.kind, wait.window, legal], sort_keys=True, default=str)
+        deadline = self.runner.deadline.isoformat() if self.runner.deadline else None
+        return legal, deadline, self.book.note(seat, question, wait.window, self.table.step, now, deadline)
 
     def check_answer(self, seat: int, answer: Answer) -> None:
         """Under the table's lock, just before a person's action applies: a RuleError saying which
         question is open now when ``answer`` was not for it (``WaitBook.refusal``)."""
-        game = self.table.game
-        wait = next((a for a in self.engine.awaiting(game) if a.seat == seat), None)
+        wait = next((a for a in self.engine.awaiting(self.table.game) if a.seat == seat), None)
         now = time.monotonic()
-        question = self._question(seat, wait, self.engine.legal(game, seat) if wait else [])
-        self.book.note(seat, question, wait.window if wait else "", self.table.step, now)
+        self._ask(seat, wait, now)
         if not self.book.refusal(seat, answer, now):
             return
         log.info("table %d: seat %d's %r was for another question (wait %s named, %s open)",

@@ -75,12 +75,15 @@ class Answer:
 
 @dataclass
 class _SeatWaits:
-    question: str | None = None  # what the seat is asked now (None: nothing)
+    acted: int | None = None  # the step the seat last acted at: what it is asked next is a new question
+    question: tuple[str, int | None] | None = None  # what the seat is asked now, and ``acted`` then
     wait: int | None = None  # its id: the step the question opened at
     window: str = ""  # the engine's window of the question
     opened: float = 0.0  # when (monotonic seconds)
     previous: int | None = None  # the id of the seat's question before this one
     last: Answer | None = None  # the seat's last answer taken, while it may be repeated by mistake
+    waiting: tuple[str | None, int | None, str | None] | None = None  # (question, acted, clock) at ``since``
+    since: int = 0  # the step the seat's wait began at: its question or its clock changed then
 
 
 class WaitBook:
@@ -89,7 +92,9 @@ class WaitBook:
 
     A question is what a seat is asked (the kind of wait, the engine's window, the legal actions,
     and when the seat last acted; not the clock); its id is the step it opened at, so (seat, id)
-    names it and a new question for the seat gets a new id.
+    names it and a new question for the seat gets a new id. A wait is a question with its clock:
+    ``since(seat)`` is the step it began at (GMCP Awaiting ``since``; more time is a new wait for
+    the same question).
 
     An answer that names an id counts only for that question. One that does not is taken for the
     question open when it arrives, except this slip of a person reading text: it repeats the
@@ -105,15 +110,29 @@ class WaitBook:
         self.guard = guard
         self.seats: dict[int, _SeatWaits] = {}
 
-    def note(self, seat: int, question: str | None, window: str, step: int, now: float) -> int | None:
-        """The seat's question now (``question``: its key, None when it is asked nothing); the id."""
+    def acted(self, seat: int, step: int) -> None:
+        """``seat`` acted at ``step`` (a person, a bot or a timeout): it is asked anew after it."""
+        self.seats.setdefault(seat, _SeatWaits()).acted = step
+
+    def note(self, seat: int, question: str | None, window: str, step: int, now: float,
+             clock: str | None = None) -> int | None:
+        """The seat's question now (``question``: its key, None when it is asked nothing) and when
+        its wait ends (``clock``), at ``step``; the question's id."""
         book = self.seats.setdefault(seat, _SeatWaits())
-        if question != book.question:
+        asked = None if question is None else (question, book.acted)
+        if asked != book.question:
             if book.wait is not None:
                 book.previous = book.wait
-            book.question, book.window, book.opened = question, window, now
-            book.wait = None if question is None else step
+            book.question, book.window, book.opened = asked, window, now
+            book.wait = None if asked is None else step
+        waiting = (question, book.acted, clock)
+        if waiting != book.waiting:
+            book.waiting, book.since = waiting, step
         return book.wait
+
+    def since(self, seat: int) -> int:
+        """The step the seat's wait (as last noted) began at."""
+        return self.seats.setdefault(seat, _SeatWaits()).since
 
     def refusal(self, seat: int, answer: Answer, now: float) -> bool:
         """Whether ``answer`` is not for the seat's current question (see the class)."""
