@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 from games.base import MASTER, SPECTATOR, Awaiting, Event, RuleError
 
 from .messages import Msg, msg
-from .presenters import present_params, present_status, present_view
-from .presenters.questions import question_now
+from .presenters import present_params, present_question, present_status, present_view
 from .waits import Answer, WaitBook, WaitsAsSeen
 
 if TYPE_CHECKING:
@@ -225,7 +224,7 @@ class TableOutput:
                  self.table.number, seat, answer.verb, answer.wait, answer.for_wait)
         if wait is None:
             raise RuleError("waits.closed", typed=answer.verb)
-        now_line, hint = question_now(self.table, self.view(seat)[0], seat)
+        now_line, hint = present_question(self.table, self.view(seat)[0], seat)
         raise RuleError("waits.other_question", typed=answer.verb, now=now_line, hint=hint)
 
     def answer_taken(self, seat: int, answer: Answer) -> None:

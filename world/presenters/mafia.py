@@ -769,6 +769,12 @@ def header(table: "Table", view: dict[str, Any], seconds: int | None) -> Msg:
                alive=sum(1 for a in view.get("alive") or () if a), players=view.get("players", 0))
 
 
+def question(table: "Table", view: dict[str, Any], seat: int) -> tuple[Msg, Msg]:
+    """For ``present_question``: the phase (its header), and what a phase lets one type."""
+    phase = view.get("phase")
+    return header(table, view, None), msg(f"mafia.hint.{phase}" if phase in ("night", "day") else "mafia.hint.over")
+
+
 def seat_line(table: "Table", view: dict[str, Any], number: int, seat: int | None) -> Msg:
     info = table.seats[number] if number < len(table.seats) else None
     name = info.name if info else str(number)
