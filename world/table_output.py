@@ -15,7 +15,7 @@ from games.base import MASTER, SPECTATOR, Awaiting, Event, RuleError
 
 from .messages import Msg, msg
 from .presenters import present_params, present_question, present_status, present_view
-from .waits import Answer, WaitBook, WaitsAsSeen
+from .waits import Answer, Steps, WaitBook, WaitsAsSeen
 
 if TYPE_CHECKING:
     from .runner import TableRunner
@@ -43,10 +43,12 @@ class TableOutput:
         # goes out only when it changed for that viewer: a resend of an unchanged view would
         # tell that something happened that the viewer may not see (a queued Coup challenge).
         self.views_sent: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
-        self.seen = WaitsAsSeen()
-        # Each seat's question and its id (GMCP Awaiting ``wait``), and the guard that keeps an
-        # answer to the question it was typed for.
-        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]))
+        # Whom each viewer may see awaited; each seat's question and its id (GMCP Awaiting
+        # ``wait``), and the guard that keeps an answer to the question it was typed for. Both
+        # note only who can read now, and know which steps the others missed (``steps``).
+        self.steps = Steps()
+        self.seen = WaitsAsSeen(self.steps)
+        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]), self.steps)
         self._views: tuple[Any, int, dict[int, tuple[dict[str, Any], str]]] = (None, -1, {})
 
     @property
@@ -139,15 +141,19 @@ class TableOutput:
                                           self.seen.awaited(viewer, awaited)):
                 self.world.deliver(account_id, message)
 
-    def _note_step(self) -> frozenset[int]:
-        """Tell ``seen`` what every viewer who may read text sees now; the seats awaited."""
+    def _note_step(self, *also: int) -> frozenset[int]:
+        """Tell ``seen`` the step, and what each viewer who can read now sees (and ``also``
+        these); the seats awaited. The others catch up when they come (``WaitsAsSeen``)."""
         table = self.table
         waits = self.engine.awaiting(table.game)
         awaited = frozenset(a.seat for a in waits)
-        windows = frozenset(a.window for a in waits)
-        viewers = [s.number for s in table.seats if s.account_id is not None] + [SPECTATOR]
-        for viewer in viewers:
-            self.seen.update(viewer, self.view(viewer)[1], awaited, windows)
+        self.seen.step(table.step, awaited, frozenset(a.window for a in waits))
+        online = self.world.is_online
+        viewers = {s.number for s in table.seats if s.account_id is not None and online(s.account_id)}
+        if any(online(w) for w in table.watchers - table.masters):
+            viewers.add(SPECTATOR)
+        for viewer in viewers.union(also) - {MASTER}:
+            self.seen.update(viewer, self.view(viewer)[1])
         return awaited
 
     # -- GMCP -----------------------------------------------------------------------------------
@@ -162,14 +168,13 @@ class TableOutput:
         table = self.table
         awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
         now = time.monotonic()
+        self.steps.at(table.step)
         for seat in table.seats:
-            if seat.account_id is None:
+            sessions = self.world.sessions_of([seat.account_id]) if seat.account_id is not None else []
+            if not sessions:  # asked when its player comes back (WaitBook dates what changed meanwhile)
                 continue
             wait = awaited.get(seat.number)
             legal, deadline, wait_id = self._ask(seat.number, wait, now)
-            if not self.world.is_online(seat.account_id):
-                continue
-            sessions = self.world.sessions_of([seat.account_id])
             awaiting = {"table": table.number, "seat": seat.number, "kind": wait.kind if wait else None,
                         "legal": legal, "deadline": deadline, "wait": wait_id, "since": self.book.since(seat.number)}
             self._send_view(sessions, seat.number)
@@ -251,7 +256,7 @@ class TableOutput:
             return
         viewer = self.viewer_of(account_id)
         view, _ = self.view(viewer)
-        awaited = frozenset(a.seat for a in self.engine.awaiting(table.game))
+        awaited = self._note_step(viewer)
         for message in present_view(table, view, table.seat_of(account_id), self.runner.deadline,
                                     self.seen.awaited(viewer, awaited)):
             self.world.deliver(account_id, message)
