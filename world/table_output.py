@@ -142,8 +142,8 @@ class TableOutput:
                 self.world.deliver(account_id, message)
 
     def _note_step(self, *also: int) -> frozenset[int]:
-        """Tell ``seen`` the step, and what each viewer who can read now sees (and ``also``
-        these); the seats awaited. The others catch up when they come (``WaitsAsSeen``)."""
+        """Tell ``seen`` the step, and what each viewer who can read now sees (and each viewer in
+        ``also``); the seats awaited. The others catch up when they come (``WaitsAsSeen``)."""
         table = self.table
         waits = self.engine.awaiting(table.game)
         awaited = frozenset(a.seat for a in waits)
@@ -168,7 +168,7 @@ class TableOutput:
         table = self.table
         awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
         now = time.monotonic()
-        self.steps.at(table.step)
+        self.steps.at(table.step)  # even with nobody here: the steps a seat away misses count
         for seat in table.seats:
             sessions = self.world.sessions_of([seat.account_id]) if seat.account_id is not None else []
             if not sessions:  # asked when its player comes back (WaitBook dates what changed meanwhile)

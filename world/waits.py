@@ -2,7 +2,8 @@
 
 :class:`WaitsAsSeen`: whom each viewer may see the game waiting for, without the secret answers.
 :class:`WaitBook`: each seat's question and its id, and the guard that keeps an answer to the
-question it was typed for.
+question it was typed for. Both note only who can read now; :class:`Steps` tells them what the
+others missed.
 """
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ class WaitsAsSeen:
         """What ``viewer`` sees at the step noted last (``view``: its ``view_key``)."""
         now = self.steps.now
         seen = self.seen.get(viewer)
-        if seen is None or seen.opened != self.opened:
+        if seen is None or seen.opened != self.opened:  # new to this wait: it saw it begin, then nothing
             seen = self.seen[viewer] = _Seen(view, self.opened, self.opened, self.opened_with)
         if seen.step == now:
             return
