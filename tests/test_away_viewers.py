@@ -60,11 +60,14 @@ def play(game: str, options: dict[str, Any], seed: int) -> dict[str, int]:
     low, high = next(span for g, o, span in ENGINES if g == game)
     players = rng.randint(low, high)
     there, h = Harness(game, options, players, seed), Harness(game, options, players, seed)
-    there.begin()
-    h.begin()
     counts = {"steps": 0, "returns": 0, "kept": 0}
     viewers = [v for v in h.viewers() if v != MASTER]
-    back_at = {v: 0 for v in viewers}  # viewer -> the step it came back at (None: away)
+    back_at: dict[int, int | None] = {v: 0 for v in viewers}  # viewer -> the step it came back at (None: away)
+    for viewer in [v for v in viewers if rng.random() < 0.2]:  # away from the start
+        leave(h, viewer)
+        back_at[viewer] = None
+    there.begin()
+    h.begin()
     windows, opened = None, 0
     views: dict[int, list[str]] = {}  # viewer -> its views since it came back (the View it is owed)
     for _ in range(MAX_STEPS):
