@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/soak_tables.py
 	$(BIN)/python bench/logins.py
 	$(BIN)/python bench/text_bench.py
+	$(BIN)/python bench/table_output_bench.py
 
 clean:
 	rm -rf $(VENV) data build *.egg-info

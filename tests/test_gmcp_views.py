@@ -137,7 +137,7 @@ class Harness:
     def step(self, seat: int, action: dict[str, Any]) -> list[Any]:
         events = self.engine.apply(self.table.game, seat, action)
         self.table.step += 1
-        self.runner._acted_at[seat] = self.table.step
+        self.output.acted(seat, self.table.step)
         self.runner._arm_window()
         self.output.send_status()
         self.output.send_awaiting()
@@ -228,13 +228,23 @@ def play(game: str, options: dict[str, Any], seed: int) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.parametrize("game,options", [(g, o) for g, o, _ in ENGINES],
-                         ids=[f"{g}-{'-'.join(map(str, o.values())) or 'default'}" for g, o, _ in ENGINES])
-def test_each_viewer_gets_a_view_only_when_it_changed(game, options):
+def over_seeds(play: Any, game: str, options: dict[str, Any], seeds: int = SEEDS) -> dict[str, int]:
+    """``play``'s counts, summed over seeded games."""
     totals: dict[str, int] = {}
-    for seed in range(SEEDS):
+    for seed in range(seeds):
         for key, value in play(game, options, seed).items():
             totals[key] = totals.get(key, 0) + value
+    return totals
+
+
+EVERY_ENGINE = pytest.mark.parametrize(
+    "game,options", [(g, o) for g, o, _ in ENGINES],
+    ids=[f"{g}-{'-'.join(map(str, o.values())) or 'default'}" for g, o, _ in ENGINES])
+
+
+@EVERY_ENGINE
+def test_each_viewer_gets_a_view_only_when_it_changed(game, options):
+    totals = over_seeds(play, game, options)
     assert totals["steps"] > SEEDS * 10, totals
     if game == "mafia" or options.get("challenge_order") == "seat":
         # The games with secret answers (a `ready`, a challenge queued behind priority) had them.
@@ -267,6 +277,29 @@ async def _person(server: Any, door: str, name: str) -> Any:
     return client
 
 
+async def three_at_coup(server: Any, door: str) -> tuple[Any, Any, Any, Any]:
+    """Coup with challenge_order=seat for Анна (telnet, GMCP; she plays first: ``first=1``),
+    Boris (seat 1, over ``door``) and Vera (seat 2, over the other door), watched by Гость
+    (telnet, GMCP); started, Анна to move. (anna, boris, vera, guest)."""
+    from tests.telnet_client import log_in
+
+    other = "ssh" if door == "telnet" else "telnet"
+    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(200, 50))
+    number = await open_table(anna, "открыть переворот seats=3 first=1 turn=300 reaction=300")
+    boris = await _person(server, door, "Boris")
+    boris.send_line(f"join {number}")
+    await boris.expect(SAYS[door]["sit"])
+    vera = await _person(server, other, "Vera")
+    vera.send_line(f"join {number}")
+    await vera.expect(SAYS[other]["sit"])
+    guest = await log_in(server.telnet_port, "Гость", gmcp=True, naws=(200, 50))
+    guest.send_line(f"watch {number}")
+    await guest.expect(str(number))
+    anna.send_line("начать")
+    await anna.expect("Ваш ход", timeout=10)
+    return anna, boris, vera, guest
+
+
 SAYS = {"telnet": {"sit": "Вы садитесь", "header": "Стол", "asked": "Можно оспорить",
                    "hand": "карты", "end": "вызов (не верю) или пропустить."},
         "ssh": {"sit": "You sit down", "header": "Table", "asked": "Open to challenges",
@@ -284,19 +317,7 @@ async def test_a_challenge_queued_behind_priority_tells_the_priority_seat_nothin
     from tests.telnet_client import log_in
 
     other = "ssh" if door == "telnet" else "telnet"
-    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(200, 50))
-    number = await open_table(anna, "открыть переворот seats=3 first=1 turn=300 reaction=300")
-    first = await _person(server, door, "Boris")
-    first.send_line(f"join {number}")
-    await first.expect(SAYS[door]["sit"])
-    second = await _person(server, other, "Vera")
-    second.send_line(f"join {number}")
-    await second.expect(SAYS[other]["sit"])
-    guest = await log_in(server.telnet_port, "Гость", gmcp=True, naws=(200, 50))
-    guest.send_line(f"watch {number}")
-    await guest.expect(str(number))
-    anna.send_line("начать")
-    await anna.expect("Ваш ход", timeout=10)
+    anna, first, second, guest = await three_at_coup(server, door)
     anna.send_line("налог")
     await first.expect(SAYS[door]["asked"])
     await second.expect(SAYS[other]["asked"])

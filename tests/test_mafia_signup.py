@@ -22,6 +22,7 @@ import pytest
 
 from world.i18n import catalog, strip_marks, t
 from world.presenters import mafia as P
+from world.presenters import mafia_names as N
 
 LANGS = ("ru", "en", "uk")
 LEFTOVER = re.compile(r"(mafia|rules)\.[a-z]")  # a message key shown instead of its text
@@ -45,7 +46,7 @@ def render(lang: str, value: Any) -> str:
 
 def test_public_keys_are_the_engines_order():
     assert len(P.PUBLIC_KEYS) == 34 and len(set(P.PUBLIC_KEYS)) == 34
-    assert set(P.PUBLIC_SEED_NAMES) == set(P.PUBLIC_KEYS)
+    assert set(N.PUBLIC_SEED_NAMES) == set(P.PUBLIC_KEYS)
     assert P.PUBLIC_KEYS[:3] == ("highlander", "prosecutor", "strongman") and P.PUBLIC_KEYS[-1] == "gossip"
     try:
         found = importlib.util.find_spec("games.mafia.public_roles")
@@ -55,7 +56,7 @@ def test_public_keys_are_the_engines_order():
         pytest.skip("games/mafia/public_roles.py is not there yet")
     engine = importlib.import_module("games.mafia.public_roles")
     assert tuple(engine.PUBLIC_ORDER) == P.PUBLIC_KEYS
-    for key, name in P.PUBLIC_SEED_NAMES.items():  # what `class` stores, the engine understands
+    for key, name in N.PUBLIC_SEED_NAMES.items():  # what `class` stores, the engine understands
         assert engine.public_key(name) == key, name
 
 
@@ -73,7 +74,7 @@ def test_every_public_role_has_a_name_and_descriptions_in_every_language():
         assert len(names) == 35, lang  # 34 different names and «(Другой)»
     for lang in LANGS:
         ab = catalog(lang)
-        assert {k.rsplit(".", 1)[1] for k in ab if k.startswith("mafia.public_desc_a.")} == set(P.PUBLIC_DIFFERS["A"])
+        assert {k.rsplit(".", 1)[1] for k in ab if k.startswith("mafia.public_desc_a.")} == set(N.PUBLIC_DIFFERS["A"])
         assert not any(k.startswith("mafia.public_desc_b.") for k in ab)  # B has C's values
     # the numbers of 4.2: A differs, B = C
     for key, c_number, a_number in (("prosecutor", "5", "3"), ("authority", "+2", "+1"), ("diplomat", "3", "2"),
@@ -112,12 +113,12 @@ def test_no_name_means_two_roles():
 
     seen: dict[str, str] = {}
     for key in P.PUBLIC_KEYS:
-        names = {key, P.PUBLIC_SEED_NAMES[key], *P.PUBLIC_EXTRA.get(key, ())}
+        names = {key, N.PUBLIC_SEED_NAMES[key], *N.PUBLIC_EXTRA.get(key, ())}
         names.update(str(catalog(lang)[f"mafia.public.{key}"]) for lang in LANGUAGES)
         for name in names:
-            folded = P.fold_name(name)
+            folded = N.fold_name(name)
             assert seen.setdefault(folded, key) == key, (name, key, seen[folded])
-        assert P.public_key_of(P.seed_name(key)) == key
+        assert P.public_key_of(N.seed_name(key)) == key
 
 
 def test_signup_problem_knows_listed_roles_in_any_language():
@@ -248,7 +249,7 @@ async def test_the_free_list_shrinks_as_players_sign_up():
     await player.type(0, "роли", "А")  # a Cyrillic А
     assert "adds 3 more votes" in player.last() and "(version A)" in player.last()
     # every role taken: "(Другой)" is left
-    table.options["signup"] = {f"p{i}": P.seed_name(k) for i, k in enumerate(P.PUBLIC_KEYS)}
+    table.options["signup"] = {f"p{i}": N.seed_name(k) for i, k in enumerate(P.PUBLIC_KEYS)}
     await player.type(0, "roles")
     assert player.said[-1][1]["n"] == 0 and "every listed public role is taken" in player.last()
 

@@ -68,7 +68,6 @@ class TableRunner:
         self.autopilot = bool(getattr(self.engine, "autopilot", True))
         # What the table says (events, status lines, GMCP) lives in its own module.
         self.output = TableOutput(self)
-        self._acted_at = self.output.acted_at  # filled by _act_locked: the seat's wait starts anew
 
     @property
     def engine(self) -> Any:
@@ -180,7 +179,7 @@ class TableRunner:
             raise TableBroken() from err
         self.actions.append((seat, action))
         table.step = step
-        self._acted_at[seat] = step
+        self.output.acted(seat, step)
         await self._send_events(events)
         self._send_status()
         if self.engine.outcome(table.game) is not None:
@@ -210,7 +209,7 @@ class TableRunner:
                 raise ReplayRefused(entry.step, err) from err
             self.actions.append((entry.seat, entry.action))
             table.step = entry.step
-            self._acted_at[entry.seat] = entry.step
+            self.output.acted(entry.seat, entry.step)
             await self._send_events(events)
         if entries:
             self._send_status()

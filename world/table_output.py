@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any
 from games.base import MASTER, SPECTATOR, Awaiting, Event, RuleError
 
 from .messages import Msg, msg
-from .presenters import present_params, present_status, present_view
-from .presenters.questions import question_now
-from .waits import Answer, WaitBook, WaitsAsSeen
+from .presenters import present_params, present_question, present_status, present_view
+from .waits import Answer, Steps, WaitBook, WaitsAsSeen
 
 if TYPE_CHECKING:
     from .runner import TableRunner
@@ -36,20 +35,20 @@ class TableOutput:
         self.world = runner.world
         self.manager = runner.manager
         self.table = runner.table
-        # GMCP Awaiting dedupe: per seat, what the current wait is and the step it began at; per
-        # session, the last payload sent. A client script that answers each Awaiting once then
-        # answers each wait once, however many other seats act meanwhile.
-        self.waits: dict[int, tuple[str, int]] = {}
-        self.acted_at: dict[int, int] = {}  # seat -> the step it last acted at (the runner fills it)
+        # GMCP Awaiting dedupe: per session, the last payload sent. A client script that answers
+        # each Awaiting once then answers each wait once (``since``: WaitBook), however many
+        # other seats act meanwhile.
         self.awaiting_sent: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
         # GMCP View dedupe: per session, the last view sent (``view_key`` of the payload). A view
         # goes out only when it changed for that viewer: a resend of an unchanged view would
         # tell that something happened that the viewer may not see (a queued Coup challenge).
         self.views_sent: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
-        self.seen = WaitsAsSeen()
-        # Each seat's question and its id (GMCP Awaiting ``wait``), and the guard that keeps an
-        # answer to the question it was typed for.
-        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]))
+        # Whom each viewer may see awaited; each seat's question and its id (GMCP Awaiting
+        # ``wait``), and the guard that keeps an answer to the question it was typed for. Both
+        # note only who can read now, and know which steps the others missed (``steps``).
+        self.steps = Steps()
+        self.seen = WaitsAsSeen(self.steps)
+        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]), self.steps)
         self._views: tuple[Any, int, dict[int, tuple[dict[str, Any], str]]] = (None, -1, {})
 
     @property
@@ -142,15 +141,19 @@ class TableOutput:
                                           self.seen.awaited(viewer, awaited)):
                 self.world.deliver(account_id, message)
 
-    def _note_step(self) -> frozenset[int]:
-        """Tell ``seen`` what every viewer who may read text sees now; the seats awaited."""
+    def _note_step(self, *also: int) -> frozenset[int]:
+        """Tell ``seen`` the step, and what each viewer who can read now sees (and each viewer in
+        ``also``); the seats awaited. The others catch up when they come (``WaitsAsSeen``)."""
         table = self.table
         waits = self.engine.awaiting(table.game)
         awaited = frozenset(a.seat for a in waits)
-        windows = frozenset(a.window for a in waits)
-        viewers = [s.number for s in table.seats if s.account_id is not None] + [SPECTATOR]
-        for viewer in viewers:
-            self.seen.update(viewer, self.view(viewer)[1], awaited, windows)
+        self.seen.step(table.step, awaited, frozenset(a.window for a in waits))
+        online = self.world.is_online
+        viewers = {s.number for s in table.seats if s.account_id is not None and online(s.account_id)}
+        if any(online(w) for w in table.watchers - table.masters):
+            viewers.add(SPECTATOR)
+        for viewer in viewers.union(also) - {MASTER}:
+            self.seen.update(viewer, self.view(viewer)[1])
         return awaited
 
     # -- GMCP -----------------------------------------------------------------------------------
@@ -165,20 +168,15 @@ class TableOutput:
         table = self.table
         awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
         now = time.monotonic()
+        self.steps.at(table.step)  # even with nobody here: the steps a seat away misses count
         for seat in table.seats:
-            if seat.account_id is None:
+            sessions = self.world.sessions_of([seat.account_id]) if seat.account_id is not None else []
+            if not sessions:  # asked when its player comes back (WaitBook dates what changed meanwhile)
                 continue
             wait = awaited.get(seat.number)
-            legal = self.engine.legal(table.game, seat.number) if wait else []
-            question = self._question(seat.number, wait, legal)
-            wait_id = self.book.note(seat.number, question, wait.window if wait else "", table.step, now)
-            if not self.world.is_online(seat.account_id):
-                continue
-            sessions = self.world.sessions_of([seat.account_id])
-            deadline = self.runner.deadline.isoformat() if (wait and self.runner.deadline) else None
+            legal, deadline, wait_id = self._ask(seat.number, wait, now)
             awaiting = {"table": table.number, "seat": seat.number, "kind": wait.kind if wait else None,
-                        "legal": legal, "deadline": deadline, "wait": wait_id,
-                        "since": self.wait_since(seat.number, question, deadline)}
+                        "legal": legal, "deadline": deadline, "wait": wait_id, "since": self.book.since(seat.number)}
             self._send_view(sessions, seat.number)
             for session in sessions:
                 if self.awaiting_sent.get(session) != awaiting:
@@ -201,41 +199,37 @@ class TableOutput:
                 self.views_sent[session] = key
                 session.gmcp("Korchma.Game.View", payload)
 
-    def wait_since(self, seat: int, question: str | None, deadline: str | None) -> int:
-        """The step this seat's current wait began at: a wait goes on while its question (see
-        ``_question``) and its clock stay the same."""
-        key = f"{question}|{deadline}|{self.acted_at.get(seat)}"
-        known = self.waits.get(seat)
-        if known is None or known[0] != key:
-            known = (key, self.table.step)
-            self.waits[seat] = known
-        return known[1]
-
     # -- the question an answer is for ------------------------------------------------------------
 
-    def _question(self, seat: int, wait: Awaiting | None, legal: list[Any]) -> str | None:
-        """What ``seat`` is asked now, as text (None: nothing): the kind of wait, the engine's
-        window, the legal actions and when it last acted; not the clock (more time is the same
-        question)."""
+    def acted(self, seat: int, step: int) -> None:
+        """The runner applied ``seat``'s action as ``step``: what the seat is asked next is new."""
+        self.book.acted(seat, step)
+
+    def _ask(self, seat: int, wait: Awaiting | None, now: float) -> tuple[list[Any], str | None, int | None]:
+        """Note in the book what ``seat`` is asked now: (its legal actions, when its wait ends, the
+        question's id). The question is the kind of wait, the engine's window and the legal
+        actions (the book adds when the seat last acted); the clock is not part of it (more time
+        is the same question), only of the wait."""
         if wait is None:
-            return None
-        return json.dumps([wait.kind, wait.window, legal, self.acted_at.get(seat)], sort_keys=True, default=str)
+            return [], None, self.book.note(seat, None, "", self.table.step, now)
+        legal = self.engine.legal(self.table.game, seat)
+        question = json.dumps([wait.kind, wait.window, legal], sort_keys=True, default=str)
+        deadline = self.runner.deadline.isoformat() if self.runner.deadline else None
+        return legal, deadline, self.book.note(seat, question, wait.window, self.table.step, now, deadline)
 
     def check_answer(self, seat: int, answer: Answer) -> None:
         """Under the table's lock, just before a person's action applies: a RuleError saying which
         question is open now when ``answer`` was not for it (``WaitBook.refusal``)."""
-        game = self.table.game
-        wait = next((a for a in self.engine.awaiting(game) if a.seat == seat), None)
+        wait = next((a for a in self.engine.awaiting(self.table.game) if a.seat == seat), None)
         now = time.monotonic()
-        question = self._question(seat, wait, self.engine.legal(game, seat) if wait else [])
-        self.book.note(seat, question, wait.window if wait else "", self.table.step, now)
+        self._ask(seat, wait, now)
         if not self.book.refusal(seat, answer, now):
             return
         log.info("table %d: seat %d's %r was for another question (wait %s named, %s open)",
                  self.table.number, seat, answer.verb, answer.wait, answer.for_wait)
         if wait is None:
             raise RuleError("waits.closed", typed=answer.verb)
-        now_line, hint = question_now(self.table, self.view(seat)[0], seat)
+        now_line, hint = present_question(self.table, self.view(seat)[0], seat)
         raise RuleError("waits.other_question", typed=answer.verb, now=now_line, hint=hint)
 
     def answer_taken(self, seat: int, answer: Answer) -> None:
@@ -262,7 +256,7 @@ class TableOutput:
             return
         viewer = self.viewer_of(account_id)
         view, _ = self.view(viewer)
-        awaited = frozenset(a.seat for a in self.engine.awaiting(table.game))
+        awaited = self._note_step(viewer)
         for message in present_view(table, view, table.seat_of(account_id), self.runner.deadline,
                                     self.seen.awaited(viewer, awaited)):
             self.world.deliver(account_id, message)

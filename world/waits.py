@@ -2,7 +2,8 @@
 
 :class:`WaitsAsSeen`: whom each viewer may see the game waiting for, without the secret answers.
 :class:`WaitBook`: each seat's question and its id, and the guard that keeps an answer to the
-question it was typed for.
+question it was typed for. Both note only who can read now; :class:`Steps` tells them what the
+others missed.
 """
 from __future__ import annotations
 
@@ -11,10 +12,32 @@ from dataclasses import dataclass, field
 from games.base import MASTER
 
 
+class Steps:
+    """The steps a table's waits were looked at (``at``), whoever could read them. Something
+    noted at the last or the one before saw every step; noted earlier, or never, it missed some
+    (a player away, a watcher who just came)."""
+
+    def __init__(self) -> None:
+        self.first: int | None = None
+        self.now: int | None = None
+        self.before: int | None = None
+
+    def at(self, step: int) -> None:
+        if step != self.now:
+            self.before, self.now = self.now, step
+            if self.first is None:
+                self.first = step
+
+    def missed(self, noted: int | None) -> bool:
+        """Whether something last noted at step ``noted`` (None: never) missed a step."""
+        return noted not in (self.now, self.before)
+
+
 @dataclass
 class _Seen:
-    view: str  # the viewer's view at the last step
-    windows: frozenset[str]  # the engine's windows then: a new set is a new wait
+    view: str  # the viewer's view when it was last noted
+    step: int  # the step it was last noted at
+    opened: int  # the step the wait it was noted in began at
     shown: frozenset[int]  # whom this viewer sees awaited
     done: set[int] = field(default_factory=set)  # left the wait unseen: still shown
     new: set[int] = field(default_factory=set)  # joined the wait unseen: not shown yet
@@ -30,22 +53,41 @@ class WaitsAsSeen:
     awaited until the wait ends (the engine's set of window names changes). A seat that joins
     the wait at such a step is not shown until then either. A viewer always sees itself as it is.
     Viewers are seat numbers and SPECTATOR; the Master sees the truth.
+
+    Only viewers who can read are noted (``update``); the table's steps all are (``step``). The
+    steps a viewer missed (``Steps``) count as steps that changed nothing in its view, and one new
+    to the current wait sees whom it began with, then that: a player who comes back, or a watcher
+    who arrives, learns no secret answer given meanwhile.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, steps: Steps | None = None) -> None:
+        self.steps = steps or Steps()
         self.seen: dict[int, _Seen] = {}
+        self.current: frozenset[int] = frozenset()  # whom the game awaits now
+        self.windows: frozenset[str] | None = None  # the engine's windows now
+        self.opened = -1  # the step the current wait began at (its set of windows was new then)
+        self.opened_with: frozenset[int] = frozenset()  # whom it awaited then
 
-    def update(self, viewer: int, view: str, awaited: frozenset[int], windows: frozenset[str]) -> None:
-        """After a step: ``view`` is the viewer's view now (``view_key``)."""
+    def step(self, step: int, awaited: frozenset[int], windows: frozenset[str]) -> None:
+        """The table after ``step``: whom the game awaits, and in which windows."""
+        self.steps.at(step)
+        self.current = awaited
+        if windows != self.windows:
+            self.windows, self.opened, self.opened_with = windows, step, awaited
+
+    def update(self, viewer: int, view: str) -> None:
+        """What ``viewer`` sees at the step noted last (``view``: its ``view_key``)."""
+        now = self.steps.now
         seen = self.seen.get(viewer)
-        if seen is None or seen.windows != windows:
-            self.seen[viewer] = _Seen(view, windows, awaited)
+        if seen is None or seen.opened != self.opened:  # new to this wait: it saw it begin, then nothing
+            seen = self.seen[viewer] = _Seen(view, self.opened, self.opened, self.opened_with)
+        if seen.step == now:
             return
-        if seen.view == view:  # nothing this viewer could see: who left or came is not its news
-            seen.done |= seen.shown - awaited - {viewer}
-            seen.new |= awaited - seen.shown - {viewer}
-        seen.view = view
-        seen.shown = frozenset((awaited | seen.done) - seen.new)
+        if self.steps.missed(seen.step) or seen.view == view:  # nothing it saw: who left or came is not its news
+            seen.done |= seen.shown - self.current - {viewer}
+            seen.new |= self.current - seen.shown - {viewer}
+        seen.view, seen.step = view, now
+        seen.shown = frozenset((self.current | seen.done) - seen.new)
 
     def awaited(self, viewer: int, awaited: frozenset[int]) -> set[int]:
         seen = self.seen.get(viewer)
@@ -75,12 +117,16 @@ class Answer:
 
 @dataclass
 class _SeatWaits:
-    question: str | None = None  # what the seat is asked now (None: nothing)
+    acted: int | None = None  # the step the seat last acted at: what it is asked next is a new question
+    question: tuple[str, int | None] | None = None  # what the seat is asked now, and ``acted`` then
     wait: int | None = None  # its id: the step the question opened at
     window: str = ""  # the engine's window of the question
     opened: float = 0.0  # when (monotonic seconds)
     previous: int | None = None  # the id of the seat's question before this one
     last: Answer | None = None  # the seat's last answer taken, while it may be repeated by mistake
+    waiting: tuple[str | None, int | None, str | None] | None = None  # (question, acted, clock) at ``since``
+    since: int = 0  # the step the seat's wait began at: its question or its clock changed then
+    noted: int | None = None  # the step the seat was last noted at
 
 
 class WaitBook:
@@ -89,7 +135,14 @@ class WaitBook:
 
     A question is what a seat is asked (the kind of wait, the engine's window, the legal actions,
     and when the seat last acted; not the clock); its id is the step it opened at, so (seat, id)
-    names it and a new question for the seat gets a new id.
+    names it and a new question for the seat gets a new id. A wait is a question with its clock:
+    ``since(seat)`` is the step it began at (GMCP Awaiting ``since``; more time is a new wait for
+    the same question).
+
+    A seat is noted while its player can read (and when it answers). What changed for a seat
+    while it missed steps (``Steps``) is dated the step after the one it was last noted at (or
+    the first step the book knows of), never later: the ids go to the player, and a later step
+    would tell them of steps they could not see (a Coup challenge queued behind them).
 
     An answer that names an id counts only for that question. One that does not is taken for the
     question open when it arrives, except this slip of a person reading text: it repeats the
@@ -101,19 +154,38 @@ class WaitBook:
     was), so timing cannot tell its answers from slips: its answers without an id are taken.
     """
 
-    def __init__(self, guard: float) -> None:
+    def __init__(self, guard: float, steps: Steps | None = None) -> None:
         self.guard = guard
+        self.steps = steps or Steps()
         self.seats: dict[int, _SeatWaits] = {}
 
-    def note(self, seat: int, question: str | None, window: str, step: int, now: float) -> int | None:
-        """The seat's question now (``question``: its key, None when it is asked nothing); the id."""
+    def acted(self, seat: int, step: int) -> None:
+        """``seat`` acted at ``step`` (a person, a bot or a timeout): it is asked anew after it."""
+        self.seats.setdefault(seat, _SeatWaits()).acted = step
+
+    def note(self, seat: int, question: str | None, window: str, step: int, now: float,
+             clock: str | None = None) -> int | None:
+        """The seat's question now (``question``: its key, None when it is asked nothing) and when
+        its wait ends (``clock``), at ``step``; the question's id."""
+        self.steps.at(step)
         book = self.seats.setdefault(seat, _SeatWaits())
-        if question != book.question:
+        changed_at = step if not self.steps.missed(book.noted) else (
+            self.steps.first if book.noted is None else book.noted + 1)
+        book.noted = step
+        asked = None if question is None else (question, book.acted)
+        if asked != book.question:
             if book.wait is not None:
                 book.previous = book.wait
-            book.question, book.window, book.opened = question, window, now
-            book.wait = None if question is None else step
+            book.question, book.window, book.opened = asked, window, now
+            book.wait = None if asked is None else changed_at
+        waiting = (question, book.acted, clock)
+        if waiting != book.waiting:
+            book.waiting, book.since = waiting, changed_at
         return book.wait
+
+    def since(self, seat: int) -> int:
+        """The step the seat's wait (as last noted) began at."""
+        return self.seats.setdefault(seat, _SeatWaits()).since
 
     def refusal(self, seat: int, answer: Answer, now: float) -> bool:
         """Whether ``answer`` is not for the seat's current question (see the class)."""

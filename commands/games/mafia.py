@@ -53,6 +53,7 @@ from games.mafia import versions as V
 from world.i18n import LANGUAGES, nested, nested_list, strip_marks, t
 from world.messages import msg
 from world.presenters import mafia as P
+from world.presenters import mafia_names as N
 from world.text import clean, clean_line
 
 from ..base import REGISTRY, CommandError, Ctx, command
@@ -497,7 +498,7 @@ def parse_use(seat: Seat, tokens: list[str], rest: str = "") -> dict[str, Any]:
 
 
 def _plays() -> Any:
-    return P.nested_list([P.play_name(p) for p in V.PLAYS])
+    return P.nested_list([N.play_name(p) for p in V.PLAYS])
 
 
 def parse_card(seat: Seat, words: list[str]) -> dict[str, Any]:
@@ -608,8 +609,8 @@ def parse_listed_public(seat: Seat, key: str, words: list[str]) -> str:
         raise _need("mafia.cmd.need_listed_public", key, names=names)
     found = P.public_key_of(text)
     if found is None:  # a unique start of a listed role's name, in any language
-        folded = P.fold_name(text)
-        starts = {k for form, k in P._public_forms().items() if form.startswith(folded)}
+        folded = N.fold_name(text)
+        starts = {k for form, k in N.public_forms().items() if form.startswith(folded)}
         found = starts.pop() if len(starts) == 1 else None
     if found is None or found in taken:  # not a listed role, or one in play
         raise CommandError("mafia.cmd.bad_listed_public", word=text, names=names)
@@ -885,7 +886,7 @@ def public_in_play(table: Any, view: dict[str, Any]) -> list[Any]:
     for info in table.seats:
         key = P.public_key_at(view, info.number)
         if key in P.PUBLIC_KEYS:
-            listed.append((P.PUBLIC_KEYS.index(key), P.public_line(key, version, info.name)))
+            listed.append((P.PUBLIC_KEYS.index(key), N.public_line(key, version, info.name)))
         else:
             name = P.public_name(view, info.number) or info.name
             custom.append((name.casefold(), nested("mafia.public_list.line_custom", name=name, player=info.name,
@@ -915,7 +916,7 @@ async def roles(ctx: Ctx) -> None:
     if table is not None and table.game_name == GAME and table.state_name == "open":
         version = asked or P.ruleset_of(table.options)
         free = public_free(table.options.get("signup") or {})
-        items = nested_list([P.public_line(k, version) for k in free], sep="\n") if free \
+        items = nested_list([N.public_line(k, version) for k in free], sep="\n") if free \
             else nested("mafia.public_list.none_free")
         ctx.reply("mafia.public_list.free", number=table.number, version=version, n=len(free), items=items)
         return
@@ -926,7 +927,7 @@ async def roles(ctx: Ctx) -> None:
         return
     version = asked or "C"
     ctx.reply("mafia.public_list.all", version=version,
-              items=nested_list([P.public_line(k, version) for k in P.PUBLIC_KEYS], sep="\n"))
+              items=nested_list([N.public_line(k, version) for k in P.PUBLIC_KEYS], sep="\n"))
 
 
 def _mail_before_inbox() -> None:

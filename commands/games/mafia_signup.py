@@ -15,6 +15,7 @@ from typing import Any
 from world.i18n import LANGUAGES, catalog, nested, nested_list
 from world.messages import msg
 from world.presenters import mafia as P
+from world.presenters import mafia_names as N
 from world.text import clean_line
 from world.titles import index, title_key, title_problem
 
@@ -35,7 +36,7 @@ def label_roles() -> dict[str, Any]:
     role's catalog name in the reader's language."""
     pairs: list[tuple[str, Any]] = []
     for key in P.PUBLIC_KEYS:
-        names = {key, P.PUBLIC_SEED_NAMES[key], *P.PUBLIC_EXTRA.get(key, ())}
+        names = {key, N.PUBLIC_SEED_NAMES[key], *N.PUBLIC_EXTRA.get(key, ())}
         names.update(str(catalog(lang).get(f"mafia.public.{key}", key)) for lang in LANGUAGES)
         pairs.extend((name, nested(f"mafia.public.{key}")) for name in sorted(names))
     for lang in LANGUAGES:
@@ -132,7 +133,7 @@ async def class_(ctx: Ctx) -> None:
     name = normalize_public(ctx.rest)
     listed = P.public_key_of(name)
     if listed is not None:  # «горец», «Highlander», «Анонимус»: the seed's name, for the engine
-        name = P.seed_name(listed)
+        name = N.seed_name(listed)
     if name.casefold() in NONE_WORDS:
         signup.pop(table.seats[seat].name, None)
         await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
@@ -144,7 +145,7 @@ async def class_(ctx: Ctx) -> None:
     signup[table.seats[seat].name] = name
     await run_table_op(ctx, ctx.world.tables.update_options(table, signup=signup))
     if listed is not None:
-        ctx.reply_msg(msg("mafia.public_list.chosen", line=P.public_line(listed, P.ruleset_of(table.options))))
+        ctx.reply_msg(msg("mafia.public_list.chosen", line=N.public_line(listed, P.ruleset_of(table.options))))
     ctx.reply("mafia.cmd.class_set", name=P.public_title(listed, name) if listed is not None else name)
     ctx.world.broadcast(table.room, msg("mafia.cmd.class_other", player=ctx.account.name,
                                         name=P.public_title(listed, name)), exclude=[ctx.account.id])

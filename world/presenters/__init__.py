@@ -126,7 +126,16 @@ def present_status(table: "Table", view: dict[str, Any], seat: int | None, deadl
     return status(table, view, seat, seconds_left(deadline), awaited)
 
 
-__all__ = ["present_params", "present_view", "present_status", "seat_name", "msg"]
+def present_question(table: "Table", view: dict[str, Any], seat: int) -> tuple[Msg | str, Msg]:
+    """(what is going on now, what ``seat`` may type), from ``seat``'s own view, for the line that
+    refuses an answer typed for an earlier question (world/waits.py): the game presenter's
+    ``question``; a game without one sends the player to `hand`."""
+    question = getattr(import_module(f"{__name__}.{table.game_name}"), "question", None)
+    now, hint = question(table, view, seat) if question is not None else (None, None)
+    return (now if now is not None else ""), (hint if hint is not None else msg("waits.hint.hand"))
+
+
+__all__ = ["present_params", "present_view", "present_status", "present_question", "seat_name", "msg"]
 
 
 def people_awaited(table: "Table", awaited: set[int]) -> frozenset[int]:

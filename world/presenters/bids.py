@@ -9,10 +9,20 @@ if TYPE_CHECKING:
     from ..tables import Table
 
 
+def header(table: "Table", view: dict[str, Any]) -> Msg:
+    prize = view.get("prize")
+    return msg("bids.view.header", number=table.number, round=view.get("round"), rounds=view.get("rounds"),
+               prize=prize if prize is not None else "-")
+
+
+def question(table: "Table", view: dict[str, Any], seat: int) -> tuple[Msg, Msg]:
+    """For ``present_question``: the round and its prize; a bid or a fold."""
+    return header(table, view), msg("waits.hint.bids")
+
+
 def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
              awaited: set[int]) -> list[Msg]:
-    out = [msg("bids.view.header", number=table.number, round=view["round"], rounds=view["rounds"],
-               prize=view["prize"] if view["prize"] is not None else "-")]
+    out = [header(table, view)]
     for number, info in enumerate(table.seats):
         state = "bids.view.moved" if number in view["moved"] else (
             "bids.view.waiting" if number in awaited else "bids.view.idle")

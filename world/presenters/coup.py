@@ -175,6 +175,11 @@ def hint(view: dict[str, Any], seat: int | None) -> Msg:
     return msg("coup.hint.wait")
 
 
+def question(table: "Table", view: dict[str, Any], seat: int) -> tuple[Msg | None, Msg]:
+    """For ``present_question``: what is pending, and the verbs of the stage."""
+    return pending_msg(table, view), hint(view, seat)
+
+
 def seat_line(table: "Table", view: dict[str, Any], number: int, awaited: set[int]) -> Msg:
     info = table.seats[number] if number < len(table.seats) else None
     name = info.name if info else str(number)

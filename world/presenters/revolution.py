@@ -347,6 +347,11 @@ def hint(view: dict[str, Any], seat: int | None) -> Msg:
     return msg("revolution.hint.wait")
 
 
+def question(table: "Table", view: dict[str, Any], seat: int) -> tuple[Msg | None, Msg]:
+    """For ``present_question``: the stage in the table's deck's words, and what ``seat`` may type."""
+    return stage_msg(table, view, table_deck(table, view)), hint(view, seat)
+
+
 def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
              awaited: set[int]) -> list[Msg]:
     """The whole table, for `look` and `hand`."""

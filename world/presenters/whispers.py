@@ -193,6 +193,11 @@ def hint(table: "Table", view: dict[str, Any], seat: int | None) -> Msg:
     return msg("whispers.hint.wait")
 
 
+def question(table: "Table", view: dict[str, Any], seat: int) -> tuple[Msg | None, Msg]:
+    """For ``present_question``: the stage, and what ``seat`` may type in it."""
+    return stage_msg(table, view), hint(table, view, seat)
+
+
 def _seat_state(table: "Table", view: dict[str, Any], number: int, awaited: set[int]) -> Any:
     if view.get("stage") == "over":
         return ""
