@@ -225,7 +225,21 @@ def play(game: str, options: dict[str, Any], seed: int) -> dict[str, int]:
     for viewer, sessions in h.eyes.items():
         for eyes in sessions:
             assert eyes.views() == distinct(seen[viewer][came[id(eyes)]:]), (game, options, seed, viewer)
+            assert_waits_numbered_in_turn(eyes, (game, options, seed, viewer))
     return counts
+
+
+def assert_waits_numbered_in_turn(eyes: Eyes, where: Any) -> None:
+    """A seat's waits are numbered one after another (Awaiting ``since``), and a question's id
+    (``wait``) is the number of the wait it opened with: the numbers count the seat's own waits,
+    never the table's steps, which would tell of actions the player cannot see."""
+    sent = [json.loads(data) for package, data in eyes.got if package == "Korchma.Game.Awaiting"]
+    numbers: list[int] = []
+    for awaiting in sent:
+        if not numbers or awaiting["since"] != numbers[-1]:
+            assert not numbers or awaiting["since"] == numbers[-1] + 1, (where, numbers, awaiting)
+            numbers.append(awaiting["since"])
+        assert awaiting["wait"] is None or awaiting["wait"] in numbers, (where, numbers, awaiting)
 
 
 def over_seeds(play: Any, game: str, options: dict[str, Any], seeds: int = SEEDS) -> dict[str, int]:

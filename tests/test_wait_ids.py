@@ -203,14 +203,20 @@ CASES = {
 def test_the_guard_rule_case_by_case(case):
     from world.waits import Answer, WaitBook
 
-    book = WaitBook(guard=1.5)
+    book = WaitBook(guard=1.5, base=1000)
+    ids: dict[int, int] = {}  # the case's step of a question -> its id
     for kind, *args in CASES[case]:
         if kind == "ask":
             question, window, step, now = args
             key = None if question is None else f"{question}/{window}"  # (the runner's key has the window)
-            assert book.note(0, key, window, step, now) == (None if question is None else step)
+            got = book.note(0, key, window, now)
+            assert (got is None) == (question is None) and got not in ids.values(), (case, args, got)
+            if got is not None:
+                ids[step] = got
             continue
         action, verb, now, extra, taken = args
+        if "wait" in extra:  # the case names a question by its step
+            extra = {**extra, "wait": ids[extra["wait"]]}
         answer = Answer(action=action, verb=verb, **extra)
         assert book.refusal(0, answer, now) is (not taken), (case, args)
         if taken:
@@ -231,4 +237,5 @@ def test_the_same_question_keeps_its_id_while_the_clock_moves():
     h.output.send_awaiting()
     sent = [json.loads(data) for name, data in h.eyes[active][0].got if name == "Korchma.Game.Awaiting"]
     assert len(sent) == 2 and sent[0]["deadline"] != sent[1]["deadline"]
-    assert sent[0]["kind"] == "turn" and sent[0]["wait"] == sent[1]["wait"] == 0
+    assert sent[0]["kind"] == "turn" and sent[0]["wait"] == sent[1]["wait"] == sent[0]["since"]
+    assert sent[1]["since"] == sent[0]["since"] + 1  # a new wait for the same question

@@ -45,10 +45,10 @@ class TableOutput:
         self.views_sent: "weakref.WeakKeyDictionary[Any, str]" = weakref.WeakKeyDictionary()
         # Whom each viewer may see awaited; each seat's question and its id (GMCP Awaiting
         # ``wait``), and the guard that keeps an answer to the question it was typed for. Both
-        # note only who can read now, and know which steps the others missed (``steps``).
+        # note only who can read now; ``seen`` knows which steps the others missed (``steps``).
         self.steps = Steps()
         self.seen = WaitsAsSeen(self.steps)
-        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]), self.steps)
+        self.book = WaitBook(float(self.world.config.section("tables")["answer_guard"]))
         self._views: tuple[Any, int, dict[int, tuple[dict[str, Any], str]]] = (None, -1, {})
 
     @property
@@ -164,14 +164,14 @@ class TableOutput:
 
         A session gets a View only when it differs from the last one it got (a new session gets
         the current one once), and an Awaiting only when it differs from the last one it got; the
-        Awaiting carries ``since``, the step its wait began at."""
+        Awaiting carries ``since``, the number of the seat's wait (WaitBook)."""
         table = self.table
         awaited = {a.seat: a for a in self.engine.awaiting(table.game)}
         now = time.monotonic()
         self.steps.at(table.step)  # even with nobody here: the steps a seat away misses count
         for seat in table.seats:
             sessions = self.world.sessions_of([seat.account_id]) if seat.account_id is not None else []
-            if not sessions:  # asked when its player comes back (WaitBook dates what changed meanwhile)
+            if not sessions:  # asked when its player comes back (one new wait for all that changed meanwhile)
                 continue
             wait = awaited.get(seat.number)
             legal, deadline, wait_id = self._ask(seat.number, wait, now)
@@ -211,11 +211,11 @@ class TableOutput:
         actions (the book adds when the seat last acted); the clock is not part of it (more time
         is the same question), only of the wait."""
         if wait is None:
-            return [], None, self.book.note(seat, None, "", self.table.step, now)
+            return [], None, self.book.note(seat, None, "", now)
         legal = self.engine.legal(self.table.game, seat)
         question = json.dumps([wait.kind, wait.window, legal], sort_keys=True, default=str)
         deadline = self.runner.deadline.isoformat() if self.runner.deadline else None
-        return legal, deadline, self.book.note(seat, question, wait.window, self.table.step, now, deadline)
+        return legal, deadline, self.book.note(seat, question, wait.window, now, deadline)
 
     def check_answer(self, seat: int, answer: Answer) -> None:
         """Under the table's lock, just before a person's action applies: a RuleError saying which

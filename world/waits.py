@@ -2,11 +2,12 @@
 
 :class:`WaitsAsSeen`: whom each viewer may see the game waiting for, without the secret answers.
 :class:`WaitBook`: each seat's question and its id, and the guard that keeps an answer to the
-question it was typed for. Both note only who can read now; :class:`Steps` tells them what the
-others missed.
+question it was typed for. Both note only who can read now; :class:`Steps` tells ``WaitsAsSeen``
+what the others missed.
 """
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 from games.base import MASTER
@@ -119,14 +120,14 @@ class Answer:
 class _SeatWaits:
     acted: int | None = None  # the step the seat last acted at: what it is asked next is a new question
     question: tuple[str, int | None] | None = None  # what the seat is asked now, and ``acted`` then
-    wait: int | None = None  # its id: the step the question opened at
+    wait: int | None = None  # its id
     window: str = ""  # the engine's window of the question
     opened: float = 0.0  # when (monotonic seconds)
     previous: int | None = None  # the id of the seat's question before this one
     last: Answer | None = None  # the seat's last answer taken, while it may be repeated by mistake
     waiting: tuple[str | None, int | None, str | None] | None = None  # (question, acted, clock) at ``since``
-    since: int = 0  # the step the seat's wait began at: its question or its clock changed then
-    noted: int | None = None  # the step the seat was last noted at
+    since: int = 0  # the number of the seat's wait: its question or its clock changed then
+    count: int = 0  # how many waits the seat has been seen to begin
 
 
 class WaitBook:
@@ -134,15 +135,15 @@ class WaitBook:
     question it was typed for.
 
     A question is what a seat is asked (the kind of wait, the engine's window, the legal actions,
-    and when the seat last acted; not the clock); its id is the step it opened at, so (seat, id)
-    names it and a new question for the seat gets a new id. A wait is a question with its clock:
-    ``since(seat)`` is the step it began at (GMCP Awaiting ``since``; more time is a new wait for
-    the same question).
-
-    A seat is noted while its player can read (and when it answers). What changed for a seat
-    while it missed steps (``Steps``) is dated the step after the one it was last noted at (or
-    the first step the book knows of), never later: the ids go to the player, and a later step
-    would tell them of steps they could not see (a Coup challenge queued behind them).
+    and when the seat last acted; not the clock); a wait is a question with its clock (more time
+    is a new wait for the same question). Each seat's waits are numbered one after another, from
+    a number drawn when the table's runner starts (so that a number from before a restart names
+    no question after it): ``since(seat)`` is the number of its current wait (GMCP Awaiting
+    ``since``), and a question's id is the number of the wait it opened with, so (seat, id) names
+    it. The numbers count only the seat's own waits as its player was shown them, never the
+    table's steps: a step count would tell of actions the player cannot see (a Coup challenge
+    queued behind them, the night orders of a Mafia game). A seat is noted while its player can
+    read (and when it answers); what changed while it was away is one new wait when it is back.
 
     An answer that names an id counts only for that question. One that does not is taken for the
     question open when it arrives, except this slip of a person reading text: it repeats the
@@ -154,38 +155,35 @@ class WaitBook:
     was), so timing cannot tell its answers from slips: its answers without an id are taken.
     """
 
-    def __init__(self, guard: float, steps: Steps | None = None) -> None:
+    def __init__(self, guard: float, base: int | None = None) -> None:
         self.guard = guard
-        self.steps = steps or Steps()
+        self.base = secrets.randbelow(1 << 30) if base is None else base
         self.seats: dict[int, _SeatWaits] = {}
 
     def acted(self, seat: int, step: int) -> None:
         """``seat`` acted at ``step`` (a person, a bot or a timeout): it is asked anew after it."""
         self.seats.setdefault(seat, _SeatWaits()).acted = step
 
-    def note(self, seat: int, question: str | None, window: str, step: int, now: float,
+    def note(self, seat: int, question: str | None, window: str, now: float,
              clock: str | None = None) -> int | None:
         """The seat's question now (``question``: its key, None when it is asked nothing) and when
-        its wait ends (``clock``), at ``step``; the question's id."""
-        self.steps.at(step)
+        its wait ends (``clock``); the question's id."""
         book = self.seats.setdefault(seat, _SeatWaits())
-        changed_at = step if not self.steps.missed(book.noted) else (
-            self.steps.first if book.noted is None else book.noted + 1)
-        book.noted = step
         asked = None if question is None else (question, book.acted)
+        waiting = (question, book.acted, clock)
+        if waiting != book.waiting:
+            book.count += 1
+            book.waiting, book.since = waiting, self.base + book.count
         if asked != book.question:
             if book.wait is not None:
                 book.previous = book.wait
             book.question, book.window, book.opened = asked, window, now
-            book.wait = None if asked is None else changed_at
-        waiting = (question, book.acted, clock)
-        if waiting != book.waiting:
-            book.waiting, book.since = waiting, changed_at
+            book.wait = None if asked is None else book.since
         return book.wait
 
     def since(self, seat: int) -> int:
-        """The step the seat's wait (as last noted) began at."""
-        return self.seats.setdefault(seat, _SeatWaits()).since
+        """The number of the seat's wait as last noted (see the class)."""
+        return self.seats.setdefault(seat, _SeatWaits(since=self.base)).since
 
     def refusal(self, seat: int, answer: Answer, now: float) -> bool:
         """Whether ``answer`` is not for the seat's current question (see the class)."""
