@@ -214,6 +214,8 @@ async def test_a_seat_away_while_a_challenge_queues_behind_it_learns_nothing_whe
     other = "ssh" if door == "telnet" else "telnet"
     anna, boris, vera, guest = await three_at_coup(server, door)
     if door == "telnet":
+        # Анна's "your move" may reach her before Boris's Awaiting reaches him.
+        await boris.wait_for(lambda: any(name == "Korchma.Game.Awaiting" for name, _ in boris.gmcp_messages))
         before = [data for name, data in boris.gmcp_messages if name == "Korchma.Game.Awaiting"][-1]["since"]
     await boris.close()
     await _gone(guest, 3)
