@@ -24,7 +24,7 @@ from world.text import clean_controls
 from .render import layout
 
 if TYPE_CHECKING:
-    from .app import App
+    from .ports import AppServices
 
 log = logging.getLogger("korchma.session")
 
@@ -71,7 +71,7 @@ class Session:
     kind = "base"
     newline = "\r\n"
 
-    def __init__(self, app: "App", address: str) -> None:
+    def __init__(self, app: "AppServices", address: str) -> None:
         self.app = app
         self.world = app.world
         self.address = address

@@ -53,7 +53,7 @@ from .ssh_terminal import (COMPLETER, FOREIGN_ESCAPE, NO_BINDINGS, PROMPT, STYLE
 from .startup import StartupError, one_line, os_reason
 
 if TYPE_CHECKING:
-    from .app import App
+    from .ports import AppServices
 
 MAX_BACKLOG = 512 * 1024  # bytes of output queued for one client before it is dropped
 log = logging.getLogger("korchma.ssh")
@@ -90,7 +90,7 @@ def host_key(path: Path) -> asyncssh.SSHKey:
                            f"or change server.host_key (a relative path is inside server.data_dir)") from err
 
 
-async def start_ssh(app: "App", sockets: list[socket.socket], key: asyncssh.SSHKey) -> tuple["SSHDoor", int]:
+async def start_ssh(app: "AppServices", sockets: list[socket.socket], key: asyncssh.SSHKey) -> tuple["SSHDoor", int]:
     """Serve SSH on the bound listening sockets (server/listener.py)."""
     # asyncssh logs every channel at INFO; our own line per login is enough unless debugging.
     if not log.isEnabledFor(logging.DEBUG):
@@ -127,7 +127,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
     kind = "ssh"
     newline = "\n"  # turned into \r\n by the terminal output, kept as \n for scripts
 
-    def __init__(self, app: "App", address: str, account: Account, created: bool = False,
+    def __init__(self, app: "AppServices", address: str, account: Account, created: bool = False,
                  failures: tuple[int, int] = (0, 0)) -> None:
         Session.__init__(self, app, address)
         self._auth_account = account

@@ -22,7 +22,7 @@ from world.models import Account
 from .connections import Ticket
 
 if TYPE_CHECKING:
-    from .app import App
+    from .ports import AppServices
 
 log = logging.getLogger("korchma.ssh")
 #: Seconds a connection over limits.connections_per_address may take to ask for auth (and hear
@@ -33,7 +33,7 @@ REFUSE_WITHIN = 5.0
 class KorchmaSSHServer(asyncssh.SSHServer):
     """One per connection: authentication. The user name is the account name."""
 
-    def __init__(self, app: "App", session_factory: Callable[..., Any]) -> None:
+    def __init__(self, app: "AppServices", session_factory: Callable[..., Any]) -> None:
         self.app = app
         self.session_factory = session_factory  # server/ssh.py SSHSession
         self.conn: asyncssh.SSHServerConnection | None = None

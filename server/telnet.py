@@ -47,7 +47,7 @@ from .telnet_protocol import (MAX_BACKLOG, PAUSE_LINES, PAUSE_QUEUE, RESUME_LINE
                               term_has_color)
 
 if TYPE_CHECKING:
-    from .app import App
+    from .ports import AppServices
 
 log = logging.getLogger("korchma.telnet")
 LANGUAGE_NAMES = {"ru": "Russian", "en": "English", "uk": "Ukrainian"}
@@ -82,7 +82,7 @@ class TelnetSession(Session):
     __slots__ = ("protocol", "writer", "door", "_buf", "_cr", "_discard", "_lines", "_worker",
                  "_started", "_gone", "_echo_off", "_at_prompt", "_paused")
 
-    def __init__(self, app: "App", protocol: KorchmaTelnetProtocol, address: str) -> None:
+    def __init__(self, app: "AppServices", protocol: KorchmaTelnetProtocol, address: str) -> None:
         super().__init__(app, address)
         self.protocol = protocol
         self.writer = protocol.writer
@@ -375,7 +375,7 @@ class TelnetSession(Session):
 class TelnetDoor:
     """The listening socket, its live sessions and the login-timeout sweeper."""
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: "AppServices") -> None:
         self.app = app
         cfg = app.config
         self.input_buffer = max(256, int(cfg.section("limits").get("input_buffer", 8192)))
@@ -489,7 +489,7 @@ class TelnetDoor:
         return "\r\n".join(lines) + "\r\n"
 
 
-async def start_telnet(app: "App", sockets: list[GuardedSocket]) -> tuple[TelnetDoor, int]:
+async def start_telnet(app: "AppServices", sockets: list[GuardedSocket]) -> tuple[TelnetDoor, int]:
     door = TelnetDoor(app)
     await door.start(sockets)
     return door, door.port

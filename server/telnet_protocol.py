@@ -32,7 +32,7 @@ from world.addresses import normalize_address
 from .connections import Ticket
 
 if TYPE_CHECKING:
-    from .telnet import TelnetDoor
+    from .ports import TelnetDoorLike
 
 log = logging.getLogger("korchma.telnet")
 
@@ -221,7 +221,7 @@ def escape_iac(data: bytes) -> bytes:
 class KorchmaTelnetProtocol(TelnetServer):
     """One connection: telnetlib3's negotiation, with the session as the data sink."""
 
-    def __init__(self, door: "TelnetDoor", **kwargs: Any) -> None:
+    def __init__(self, door: "TelnetDoorLike", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.door = door
         self.session: Any = None  # the TelnetSession (server/telnet.py), made by the door

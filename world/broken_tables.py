@@ -38,7 +38,7 @@ from .models import Account, GameTable
 from .table_data import Table, table_of_row
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .ports import TableHost
 
 log = logging.getLogger("korchma.tables")
 
@@ -117,7 +117,7 @@ async def _store_broken(table_id: int, outcome: dict[str, Any]) -> None:
     await GameTable.filter(id=table_id).update(state="broken", outcome=outcome, deadline_at=None)
 
 
-async def mark_broken(manager: "TableManager", row: GameTable, err: BaseException) -> Table:
+async def mark_broken(manager: "TableHost", row: GameTable, err: BaseException) -> Table:
     """At start-up: store the table as broken and tell its players and the admins; return it (in
     memory, without a runner, nobody at it). A storage failure while storing it is raised: the
     start-up stops (world/tables.py), it does not go on without a word."""
@@ -138,7 +138,7 @@ async def mark_broken(manager: "TableManager", row: GameTable, err: BaseExceptio
     return table
 
 
-async def break_running(manager: "TableManager", table: Table, err: BaseException) -> None:
+async def break_running(manager: "TableHost", table: Table, err: BaseException) -> None:
     """A running table that cannot go on (its runner has stopped): broken from now on, in memory
     and in the database; everyone at it is told and goes to the hall, seated players who are away
     find the line in their inbox, admins get it with the cause."""
@@ -166,7 +166,7 @@ async def break_running(manager: "TableManager", table: Table, err: BaseExceptio
     manager.empty(table)
 
 
-async def _admins_or_none(manager: "TableManager") -> list[int]:
+async def _admins_or_none(manager: "TableHost") -> list[int]:
     try:
         return await admin_ids(manager)
     except Exception:  # noqa: BLE001 - the players are told all the same; the log has it for admins
@@ -174,7 +174,7 @@ async def _admins_or_none(manager: "TableManager") -> list[int]:
         return []
 
 
-async def admin_ids(manager: "TableManager") -> list[int]:
+async def admin_ids(manager: "TableHost") -> list[int]:
     """Accounts that are admins: by role, or named in config (their role follows at login)."""
     keys = [name_key(name) for name in manager.config.section("accounts")["admins"]]
     query = Q(role="admin") | Q(name_key__in=keys) if keys else Q(role="admin")

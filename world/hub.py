@@ -13,11 +13,21 @@ from typing import TYPE_CHECKING, Any, Iterable, Protocol
 from .inbox_spool import InboxSpool
 from .messages import Msg
 from .models import Account
+from .rooms import HALL
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .table_data import Table
 
-HALL = "hall"
+
+class TableDirectory(Protocol):
+    """The table manager (world/tables.py TableManager) as the hub holds it: the hub sits below
+    the tables and never calls them; commands and sessions reach the manager through
+    ``world.tables``."""
+
+    tables: dict[int, Table]
+    at_table: dict[int, int]
+
+    def table_of(self, account_id: int) -> Table | None: ...
 
 
 class SessionLike(Protocol):
@@ -37,10 +47,6 @@ class SessionLike(Protocol):
     async def close(self, message: Msg | None = None) -> None: ...
 
 
-def table_room(number: int) -> str:
-    return f"table:{number}"
-
-
 class World:
     def __init__(self, config: Any) -> None:
         self.config = config
@@ -50,7 +56,7 @@ class World:
         self.accounts: dict[int, Account] = {}
         self.location: dict[int, str] = {}
         self.rooms: dict[str, set[int]] = defaultdict(set)
-        self.tables: TableManager | None = None
+        self.tables: TableDirectory | None = None  # world/tables.py TableManager, set at start-up
         self.shutting_down = False
         self.inbox_spool = InboxSpool()  # inbox items whose write failed, until storage is back
 

@@ -37,13 +37,14 @@ from .storage_pause import StoragePause
 from .table_output import TableOutput
 
 if TYPE_CHECKING:
-    from .tables import Table, TableManager
+    from .ports import TableHost
+    from .table_data import Table
 
 log = logging.getLogger("korchma.runner")
 
 
 class TableRunner:
-    def __init__(self, manager: "TableManager", table: "Table") -> None:
+    def __init__(self, manager: "TableHost", table: "Table") -> None:
         self.manager = manager
         self.world = manager.world
         self.table = table

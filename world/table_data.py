@@ -8,7 +8,7 @@ from typing import Any
 from games import registry
 from games.base import GameEngine
 
-from .hub import table_room
+from .rooms import table_room
 from .models import GameTable, Seat
 
 

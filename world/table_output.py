@@ -18,7 +18,7 @@ from .presenters import present_params, present_question, present_status, presen
 from .waits import Answer, Steps, WaitBook, WaitsAsSeen
 
 if TYPE_CHECKING:
-    from .runner import TableRunner
+    from .ports import RunnerState
 
 log = logging.getLogger("korchma.runner")
 
@@ -30,7 +30,7 @@ def view_key(view: Any) -> str:
 
 
 class TableOutput:
-    def __init__(self, runner: "TableRunner") -> None:
+    def __init__(self, runner: "RunnerState") -> None:
         self.runner = runner
         self.world = runner.world
         self.manager = runner.manager

@@ -21,7 +21,7 @@ from .runner import TableRunner
 from .table_data import table_of_row
 
 if TYPE_CHECKING:
-    from .tables import TableManager
+    from .ports import TableHost
 
 
 class TablesNotRestored(Exception):
@@ -33,7 +33,7 @@ class TablesNotRestored(Exception):
         self.table_id, self.cause = table_id, cause
 
 
-async def restore_tables(manager: "TableManager") -> None:
+async def restore_tables(manager: "TableHost") -> None:
     try:
         rows = await GameTable.filter(state__in=["open", "running", "broken"]).order_by("id")
     except Exception as err:
@@ -52,7 +52,7 @@ def _stop_on_storage_failure(table_id: int | None, err: Exception) -> None:
         raise TablesNotRestored(table_id, err) from err
 
 
-async def _restore_or_break(manager: "TableManager", row: GameTable) -> None:
+async def _restore_or_break(manager: "TableHost", row: GameTable) -> None:
     if row.state == "broken":
         manager.tables[row.id] = await table_of_row(row)  # for admins' `tables`, and `join`
         return
@@ -64,7 +64,7 @@ async def _restore_or_break(manager: "TableManager", row: GameTable) -> None:
         manager.tables[row.id] = await mark_broken(manager, row, err)
 
 
-async def _restore_one(manager: "TableManager", row: GameTable) -> None:
+async def _restore_one(manager: "TableHost", row: GameTable) -> None:
     if registry.get(row.game) is None:
         raise GameGone(row.game)
     table = await table_of_row(row)

@@ -10,7 +10,7 @@ from games.base import RuleError
 
 from .accounts import name_key
 from .db import transaction
-from .hub import HALL
+from .rooms import HALL
 from .messages import msg
 from .models import Account, GameTable, Seat
 from .runner import TableRunner

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..messages import Msg, msg
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 
 def seat_name(table: "Table", seat: Any) -> str:

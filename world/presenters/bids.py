@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from ..messages import Msg, msg
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 
 def header(table: "Table", view: dict[str, Any]) -> Msg:

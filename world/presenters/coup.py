@@ -16,7 +16,7 @@ from ..messages import Msg, msg
 from . import LastShown, name_or_dash, people_awaited, seat_name, waiting_for_people, waiting_line
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 ROLES = ("duke", "assassin", "captain", "ambassador", "inquisitor", "contessa")
 ACTIONS = ("income", "foreign_aid", "coup", "tax", "assassinate", "steal", "exchange", "examine")

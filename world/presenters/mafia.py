@@ -34,7 +34,7 @@ from .mafia_names import (
 )
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 KNOWN_SHOWN = 6  # results shown by `look` (the latest ones)
 

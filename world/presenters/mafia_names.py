@@ -20,7 +20,7 @@ from ..i18n import nested, nested_list
 from . import seat_name
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 ROLES = V.A_ROLES  # every secret role of any version (A has the most), in A's order
 PERSONAS = R.PERSONAS  # the ten roles and the decoys (the version-A roles)

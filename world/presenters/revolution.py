@@ -19,7 +19,7 @@ from ..messages import Msg, msg
 from . import LastShown, name_or_dash, people_awaited, per_seat, waiting_for_people, waiting_line
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 SIDES = ("players", "opponent")
 PURPOSES = ("first", "escape", "arrest", "jail")

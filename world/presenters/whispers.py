@@ -18,7 +18,7 @@ from ..messages import Msg, msg
 from . import LastShown, name_or_dash, people_awaited, per_seat, seat_name, waiting_for_people, waiting_line
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 RANKS = (1, 2, 3, 4, 5)
 SIDES = ("district", "capitol")

@@ -1,0 +1,43 @@
+"""What the table layer's parts need of each other, as protocols.
+
+The manager (world/tables.py) owns runners, a runner owns its output, and each of them also
+needs a little of the one above it (a runner tells its manager the game is over; the output
+reads the runner's deadline). Naming that little here, below them, keeps the imports one-way
+(hub <- table_data <- ports <- table_output <- runner <- tables) instead of a circle of
+``TYPE_CHECKING`` imports: a module knows the protocol, not the class that fills it. The hub's
+own view of the manager is hub.TableDirectory.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .hub import World
+    from .table_data import Table
+
+
+class TableHost(Protocol):
+    """The table manager (world/tables.py TableManager) as its runners, restore and broken-table
+    handling see it."""
+
+    world: World
+    tables: dict[int, Table]
+    at_table: dict[int, int]
+
+    @property
+    def config(self) -> Any: ...
+
+    def game_over(self, table: Table) -> None: ...
+
+    def empty(self, table: Table) -> None: ...
+
+
+class RunnerState(Protocol):
+    """A table's runner (world/runner.py TableRunner) as its output (world/table_output.py) reads it."""
+
+    world: World
+    manager: TableHost
+    table: Table
+    deadline: datetime | None
+    keep_all: bool
