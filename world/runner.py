@@ -33,6 +33,7 @@ from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
+from .reveal import announce_reveal
 from .storage_pause import StoragePause
 from .table_output import TableOutput
 
@@ -533,10 +534,11 @@ class TableRunner:
         winners = record["winners"]
         message = msg("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
         self.world.broadcast(table.room, message)
-        self.world.broadcast(table.room, msg("table.rematch_hint"))
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)
+        await announce_reveal(self)  # everything the game hid, to all who played or watched
+        self.world.broadcast(table.room, msg("table.rematch_hint"))
         self.manager.game_over(table)
 
     async def stop(self) -> None:
