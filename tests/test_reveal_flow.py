@@ -44,8 +44,10 @@ async def set_lang(client: Any, lang: str) -> None:
         await client.expect("Мова: українська")
 
 
-async def sit_down_and_start(anna: Any, boris: Any, watchers: list[Any], command: str, bots: int) -> None:
-    """Анна opens the table, Boris joins, Анна seats the bots, the watchers watch, Анна starts."""
+async def sit_down_and_start(anna: Any, boris: Any, watchers: list[Any], command: str, bots: int,
+                             master: Any = None) -> None:
+    """Анна opens the table, Boris joins, Анна seats the bots, the watchers watch (``master``
+    takes the Master's chair), Анна starts."""
     number = await open_table(anna, command)
     boris.send_line(f"join {number}")
     await boris.expect("You sit down")
@@ -54,6 +56,9 @@ async def sit_down_and_start(anna: Any, boris: Any, watchers: list[Any], command
     for watcher in watchers:
         watcher.send_line(f"watch {number}")
         await watcher.expect(f"{number}")
+    if master is not None:
+        master.send_line(f"мастер {number}")
+        await master.expect(f"Вы — Мастер стола {number}")
     anna.send_line("начать")
 
 
@@ -110,6 +115,7 @@ async def test_bids_reveal_to_the_table_the_watcher_and_the_inbox(server_factory
     boris = await ssh(srv, "Boris", "en")
     guest = await telnet(srv, "Гость", "uk")
     await sit_down_and_start(anna, boris, [guest], "открыть торги rounds=3 seats=3", 1)
+    dealt = re.search(r"ваши карты — ([\d, ]+)\.", await anna.expect(re.compile(r"ваши карты — [\d, ]+\."), 10))
     await boris.expect("your hand is", timeout=10)
     boris.send_line("quit")
     await boris.close()
@@ -121,6 +127,8 @@ async def test_bids_reveal_to_the_table_the_watcher_and_the_inbox(server_factory
     assert isinstance(payload["seconds"], int) and payload["seconds"] >= 0
     seats = payload["reveal"]["seats"]
     assert [s["name"] for s in seats][:2] == ["Анна", "Boris"]
+    # Anna's cards as dealt to her are the ones the block shows her bidding or keeping.
+    assert sorted(seats[0]["hand"] + seats[0]["bids"]) == sorted(int(c) for c in dealt.group(1).split(", "))
     assert len(payload["reveal"]["prizes_unplayed"]) == 3
     for block, words in ((anna_block, ("очк", "Призы")), (guest_block, ("оч", "Призи"))):
         for s in seats:
@@ -262,19 +270,23 @@ async def test_mafia_reveal_every_role_and_persona(server_factory):
     boris = await telnet(srv, "Boris", "en")
     boris_ssh = await ssh(srv, "Boris", "en")  # Boris reads on SSH too: each session gets it once
     guest = await ssh(srv, "Гость", "uk")
-    await sit_down_and_start(anna, boris, [guest], "открыть мафия night=10 day=10 seats=6", 4)
+    vika = await telnet(srv, "Вика", "ru")  # the observer Master
+    await sit_down_and_start(anna, boris, [guest], "открыть мафия night=10 day=10 seats=6 master=Вика", 4,
+                             master=vika)
     await anna.expect("Начинается «Мафия»", timeout=15)
     done = asyncio.Event()
     typers = [asyncio.create_task(ready_each_phase(anna, "готов", done)),
               asyncio.create_task(ready_each_phase(boris, "ready", done))]
     try:
         blocks = {"ru": await block_of(anna, 150), "en": await block_of(boris, 10),
-                  "en-ssh": await block_of(boris_ssh, 10), "uk": await block_of(guest, 10)}
+                  "en-ssh": await block_of(boris_ssh, 10), "uk": await block_of(guest, 10),
+                  "ru-master": await block_of(vika, 10)}
     finally:
         done.set()
         await asyncio.gather(*typers)
     payload = check_gmcp_order(anna, payload_key(anna, "mafia."))
     assert check_gmcp_order(boris, payload_key(boris, "mafia.")) == payload
+    assert ends(vika) == [payload]  # the Master: once, not as watcher and as Master
     seats = payload["reveal"]["seats"]
     assert seats[0]["role"] == last_view(anna)["role"] and seats[1]["role"] == last_view(boris)["role"]
     assert set(payload["length"]) == {"nights", "days"}
@@ -286,5 +298,5 @@ async def test_mafia_reveal_every_role_and_persona(server_factory):
                                strip_marks(t(lang, f"mafia.faction.{s['faction']}"))])
             for persona in s["personas"]:
                 assert strip_marks(t(lang, f"mafia.role_name.{persona}")) in line
-    for c in (anna, boris, boris_ssh, guest):
+    for c in (anna, boris, boris_ssh, guest, vika):
         await c.close()
