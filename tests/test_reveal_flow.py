@@ -137,6 +137,10 @@ async def test_bids_reveal_to_the_table_the_watcher_and_the_inbox(server_factory
             cards_named(line, [str(c) for c in s["bids"]])
         assert words[1] in block
         assert ", ".join(map(str, payload["reveal"]["prizes_unplayed"])) in block
+    # `look` at the finished table shows it again.
+    anna.mark_here()
+    anna.send_line("смотреть")
+    await anna.expect(HEADER)
     # Boris was away: the block waits in his inbox, in English.
     boris = await connect(srv.ssh_port, "Boris", password="secret1", width=250, height=50)
     await boris.expect("Cards on the table", timeout=10)

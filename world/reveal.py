@@ -5,15 +5,17 @@ the inbox), every watcher and observer Master online. Each gets the block once, 
 language (world/presenters/reveal.py), and GMCP ``Korchma.Game.End`` with the same data. What
 the block says comes from the engine's ``final_reveal`` (None before the end: nothing is
 revealed early) and the game's length in time from the table's start as the database has it.
-The runner calls :func:`announce_reveal` from ``_announce_finish``, after the result is stored.
+The runner's ``_announce_finish`` calls :func:`prepare_reveal` first and :func:`deliver_reveal`
+after the «game over» line.
 """
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .clock import UTC, utcnow
 from .db import is_storage_failure
+from .messages import Msg
 from .models import GameTable
 from .presenters.reveal import reveal_message, reveal_payload
 
@@ -56,34 +58,44 @@ def readers(runner: "TableRunner") -> tuple[set[int], list[int]]:
     return online, away
 
 
-async def announce_reveal(runner: "TableRunner") -> None:
-    """Send the end-of-game block of a finished game (its state still in ``table.game``). A bug
-    here is logged and the table still finishes (its result is stored and said already)."""
-    try:
-        await _announce(runner)
-    except Exception:
-        log.exception("table %d: the end-of-game reveal failed", runner.table.number)
+class Reveal(NamedTuple):
+    message: Msg
+    payload: dict[str, Any]
 
 
-async def _announce(runner: "TableRunner") -> None:
-    table, world = runner.table, runner.world
+async def prepare_reveal(runner: "TableRunner") -> Reveal | None:
+    """The end-of-game block of a finished game (its state still in ``table.game``), made before
+    the table shows as finished: the one read it needs (the start) happens here, so that between
+    «game over» and the table letting go of its game nothing waits. None: no block (a game
+    without ``final_reveal``, or not over). A bug here is logged and the table still finishes."""
+    table = runner.table
     final_reveal = getattr(runner.engine, "final_reveal", None)
     if final_reveal is None or table.game is None:
+        return None
+    try:
+        data: dict[str, Any] | None = final_reveal(table.game)
+        if data is None:  # not over: a secret stays one
+            return None
+        seconds = await game_seconds(table.number)
+        return Reveal(reveal_message(table, data, seconds), reveal_payload(table, data, seconds))
+    except Exception:
+        log.exception("table %d: the end-of-game reveal failed", table.number)
+        return None
+
+
+async def deliver_reveal(runner: "TableRunner", reveal: Reveal | None) -> None:
+    """Send the block: at once to every reader online (text and GMCP), then into the inboxes."""
+    if reveal is None:
         return
-    data: dict[str, Any] | None = final_reveal(table.game)
-    if data is None:  # not over: a secret stays one
-        return
-    seconds = await game_seconds(table.number)
-    message = reveal_message(table, data, seconds)
-    payload = reveal_payload(table, data, seconds)
+    table, world = runner.table, runner.world
+    table.reveal = reveal.message  # `look` at the finished table shows it again
     online, away = readers(runner)
-    for account_id in away:
-        await world.keep(account_id, message, "game", table.number)
-    seated = set(table.human_ids())
-    for account_id in sorted(online):
-        if runner.keep_all and account_id in seated:  # a forum-pace game keeps it for rereading
-            await world.keep(account_id, message, "game", table.number, delivered=True)
     sessions = world.sessions_of(sorted(online))
-    world.send_to_sessions(sessions, message)
+    world.send_to_sessions(sessions, reveal.message)
     for session in sessions:
-        session.gmcp("Korchma.Game.End", payload)
+        session.gmcp("Korchma.Game.End", reveal.payload)
+    for account_id in away:
+        await world.keep(account_id, reveal.message, "game", table.number)
+    if runner.keep_all:  # a forum-pace game keeps it for rereading, as its news
+        for account_id in sorted(online & set(table.human_ids())):
+            await world.keep(account_id, reveal.message, "game", table.number, delivered=True)
