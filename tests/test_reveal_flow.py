@@ -304,3 +304,48 @@ async def test_mafia_reveal_every_role_and_persona(server_factory):
                 assert strip_marks(t(lang, f"mafia.role_name.{persona}")) in line
     for c in (anna, boris, boris_ssh, guest, vika):
         await c.close()
+
+
+# -- after a restart: the game rebuilt from its log ends with the same block, timed from its start ----
+
+async def test_reveal_after_a_restart_counts_the_whole_game(server_factory, tmp_path):
+    data = tmp_path / "data"
+    srv = server_factory("[games.bids]\nseconds = 40\n" + FAST, data_dir=data)
+    anna = await telnet(srv, "Анна", "ru")
+    boris = await ssh(srv, "Boris", "en")
+    loop = asyncio.get_running_loop()
+    await sit_down_and_start(anna, boris, [], "открыть торги rounds=3 seats=3", 1)
+    started = loop.time()
+    hand_a = [int(c) for c in re.search(r"ваши карты — ([\d, ]+)\.", await anna.expect(
+        re.compile(r"ваши карты — [\d, ]+\."), 10)).group(1).split(", ")]
+    hand_b = [int(c) for c in re.search(r"your hand is ([\d, ]+)\.", await boris.expect(
+        re.compile(r"your hand is [\d, ]+\."), 10)).group(1).split(", ")]
+    anna.send_line(f"ставка {hand_a[0]}")
+    await anna.expect(f"ставка {hand_a[0]} принята")
+    boris.send_line(f"bid {hand_b[0]}")
+    await anna.expect("Раунд 2 из 3", timeout=10)
+    await asyncio.sleep(2)  # the game has lasted a while when the server dies
+    srv.kill9()
+    await anna.close()
+    await boris.close()
+    assert not HEADER.search(anna.text) and not HEADER.search(boris.text)  # not before the end
+
+    srv2 = server_factory("[games.bids]\nseconds = 40\n" + FAST, data_dir=data)
+    anna = await telnet(srv2, "Анна", "ru")
+    await anna.expect("Вы снова за столом")
+    boris = await ssh(srv2, "Boris", "en")
+    assert "back at table" in boris.text
+    for hand_no in (1, 2):
+        anna.send_line(f"ставка {hand_a[hand_no]}")
+        await anna.expect(f"ставка {hand_a[hand_no]} принята")
+        boris.send_line(f"bid {hand_b[hand_no]}")
+        await boris.expect(f"bid of {hand_b[hand_no]} is sealed")
+    block = await block_of(anna, 15)
+    await block_of(boris, 10)
+    (payload,) = ends(anna)
+    assert payload["length"] == {"rounds": 3}
+    assert payload["seconds"] >= 2 and payload["seconds"] <= loop.time() - started + 1
+    assert payload["reveal"]["seats"][0]["bids"] == hand_a and payload["reveal"]["seats"][1]["bids"] == hand_b
+    assert ", ".join(map(str, hand_a)) in seat_line(block, "Анна")
+    await anna.close()
+    await boris.close()
