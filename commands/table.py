@@ -60,6 +60,8 @@ def show_table(ctx: Ctx, table: Table) -> None:
     elif table.state_name == "finished" and table.outcome:  # the game's state is let go at the end
         winners = table.outcome.get("winners") or []
         ctx.reply("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
+        if table.reveal is not None:  # and everything the game hid
+            ctx.reply_msg(table.reveal)
 
 
 async def run_table_op(ctx: Ctx, coro: Any) -> Any:

@@ -131,6 +131,12 @@ class GameEngine(Protocol):
 
     def outcome(self, state: Any) -> Outcome | None: ...
 
+    def final_reveal(self, state: Any) -> dict[str, Any] | None:
+        """Everything the game hid, as JSON-able data, for the end-of-game block: ``game``,
+        ``winners``, ``reason``, ``params``, ``length`` (the game's own counts, e.g.
+        ``{"turns": 12}``) and ``seats`` (one dict per seat); None while the game goes on."""
+        ...
+
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action: ...
 
 

@@ -33,6 +33,7 @@ from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
+from .reveal import deliver_reveal, prepare_reveal
 from .storage_pause import StoragePause
 from .table_output import TableOutput
 
@@ -528,16 +529,18 @@ class TableRunner:
 
     async def _announce_finish(self, record: dict[str, Any]) -> None:
         table = self.table
+        reveal = await prepare_reveal(self)  # everything the game hid, made while it still runs
         table.state_name = "finished"
         table.outcome = record
         self._halt_moves()
         winners = record["winners"]
         message = msg("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
         self.world.broadcast(table.room, message)
-        self.world.broadcast(table.room, msg("table.rematch_hint"))
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)
+        await deliver_reveal(self, reveal)  # to all who played or watched
+        self.world.broadcast(table.room, msg("table.rematch_hint"))
         self.manager.game_over(table)
 
     async def stop(self) -> None:

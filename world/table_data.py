@@ -54,6 +54,7 @@ class Table:
     previous: int | None = None  # a rematch: the finished table it plays again
     # A finished table: its winners (see TableRunner._finish); a broken one: {"broken": why, ...}.
     outcome: dict[str, Any] | None = None
+    reveal: Any = None  # a finished game's end-of-game block (world/reveal.py), for `look` after it
     game: Any = None  # the engine's state
     step: int = 0  # how many actions are in the log
     runner: Any = None

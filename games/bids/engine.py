@@ -173,6 +173,18 @@ class SealedBids:
         # Anything else (SPECTATOR) gets the public part only.
         return view
 
+    def final_reveal(self, state: BidsState) -> dict[str, Any] | None:
+        """Everything the game hid, for the end-of-game block: None while the game goes on (a
+        secret stays one). Each seat's unplayed cards and the prizes never turned up."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        return {"game": self.name, "winners": list(outcome.winners), "reason": outcome.reason,
+                "params": dict(outcome.params), "length": {"rounds": state.rounds},
+                "seats": [{"seat": seat, "hand": list(state.hands[seat]), "bids": list(state.discards[seat]),
+                           "score": state.scores[seat]} for seat in range(state.players)],
+                "prizes_unplayed": list(state.prize_row)}
+
     # ----------------------------------------------------------------------------- the one change
 
     def apply(self, state: BidsState, seat: int, action: Action) -> list[Event]:

@@ -422,6 +422,19 @@ class Coup:
             view["shown"] = s.shown
         return view
 
+    def final_reveal(self, state: CoupState) -> dict[str, Any] | None:
+        """Everything the game hid, for the end-of-game block: None while the game goes on (a
+        secret stays one). Each seat's face-down cards (the winner's) and face-up ones (lost
+        influence), its coins, and the turns played."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        s = state
+        return {"game": self.name, "winners": list(outcome.winners), "reason": outcome.reason,
+                "params": dict(outcome.params), "length": {"turns": s.turn},
+                "seats": [{"seat": seat, "hidden": list(s.hands[seat]), "revealed": list(s.face_up[seat]),
+                           "coins": s.coins[seat], "alive": s.alive[seat]} for seat in range(s.players)]}
+
     # The bots (games/coup/bot.py) answer straight from here, without a call in between: the
     # benchmark and the runner ask once per step.
     bot_action = staticmethod(_bots.bot_action)

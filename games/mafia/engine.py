@@ -601,6 +601,23 @@ class Mafia:
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
         return _bots.bot_action(view, legal, rng, level)
 
+    def final_reveal(self, state: MafiaState) -> dict[str, Any] | None:
+        """Everything the game hid, for the end-of-game block: None while the game goes on (a
+        secret stays one). Each seat's public role, secret role, team and personas (as dealt and
+        as they ended), alive or not; and the nights and days played."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        s = state
+        nights, days = s.index // 2 + 1, (s.index + 1) // 2
+        return {"game": "mafia", "winners": list(outcome.winners), "reason": outcome.reason,
+                "params": dict(outcome.params), "length": {"nights": nights, "days": days},
+                "version": s.version,
+                "seats": [{"seat": seat, "public": s.public[seat], "public_name": s.names[seat],
+                           "role": s.roles[seat], "faction": s.faction(seat), "alive": s.alive[seat],
+                           "personas": dict(s.personas[seat]), "personas_start": dict(s.start_personas[seat])}
+                          for seat in range(s.players)]}
+
     # ----------------------------------------------------------------------------- the one change
 
     def apply(self, state: MafiaState, seat: int, action: Action) -> list[Event]:

@@ -249,6 +249,20 @@ class Revolution:
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
         return _bots.bot_action(view, legal, rng, level)
 
+    def final_reveal(self, state: RevolutionState) -> dict[str, Any] | None:
+        """Everything the game hid, for the end-of-game block: None while the game goes on (a
+        secret stays one). Each seat's hand and level (with its gear, class and party), and the
+        turns played."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        s = state
+        return {"game": "revolution", "winners": list(outcome.winners), "reason": outcome.reason,
+                "params": dict(outcome.params), "length": {"turns": s.turn_no}, "deck": s.deck_name,
+                "seats": [{"seat": seat, "level": s.levels[seat], "hand": list(s.hands[seat]),
+                           "gear": list(s.gear[seat]), "class": s.cls[seat], "party": s.pty[seat]}
+                          for seat in range(s.players)]}
+
     # ----------------------------------------------------------------------------- legal
 
     def legal(self, state: RevolutionState, seat: int) -> list[Action]:

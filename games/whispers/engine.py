@@ -285,6 +285,20 @@ class Whispers:
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
         return _bots.bot_action(view, legal, rng, level)
 
+    def final_reveal(self, state: WhispersState) -> dict[str, Any] | None:
+        """Everything the game hid, for the end-of-game block: None while the game goes on (a
+        secret stays one). Each seat's role card (its side), status, hand and the cards lying
+        face down in front of it, and the rounds played."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        s = state
+        return {"game": self.name, "winners": list(outcome.winners), "reason": outcome.reason,
+                "params": dict(outcome.params), "length": {"rounds": s.round}, "coop": s.coop,
+                "seats": [{"seat": seat, "side": s.sides[seat], "status": s.status[seat],
+                           "defeated": s.defeated[seat], "hand": sorted(s.hands[seat]),
+                           "placed": sorted(rank for _, rank in s.placed[seat])} for seat in range(s.players)]}
+
     # ----------------------------------------------------------------------------- the one change
 
     def apply(self, state: WhispersState, seat: int, action: Action) -> list[Event]:
