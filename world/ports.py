@@ -1,7 +1,7 @@
 """What the table layer's parts need of each other, as protocols.
 
 The manager (world/tables.py) owns runners, a runner owns its output, and each of them also
-needs a little of the one above it (a runner tells its manager the game is over; the output
+needs a little of the one above it (a runner tells its manager the game is over; the output and the end-of-game reveal
 reads the runner's deadline). Naming that little here, below them, keeps the imports one-way
 (hub <- table_data <- ports <- table_output <- runner <- tables) instead of a circle of
 ``TYPE_CHECKING`` imports: a module knows the protocol, not the class that fills it. The hub's
@@ -34,10 +34,14 @@ class TableHost(Protocol):
 
 
 class RunnerState(Protocol):
-    """A table's runner (world/runner.py TableRunner) as its output (world/table_output.py) reads it."""
+    """A table's runner (world/runner.py TableRunner) as its output (world/table_output.py) and
+    the end-of-game reveal (world/reveal.py) read it."""
 
     world: World
     manager: TableHost
     table: Table
     deadline: datetime | None
     keep_all: bool
+
+    @property
+    def engine(self) -> Any: ...

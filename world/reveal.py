@@ -20,7 +20,7 @@ from .models import GameTable
 from .presenters.reveal import reveal_message, reveal_payload
 
 if TYPE_CHECKING:
-    from .runner import TableRunner
+    from .ports import RunnerState
 
 log = logging.getLogger("korchma.runner")
 
@@ -43,7 +43,7 @@ async def game_seconds(number: int) -> float | None:
     return max(0.0, (utcnow() - started).total_seconds())
 
 
-def readers(runner: "TableRunner") -> tuple[set[int], list[int]]:
+def readers(runner: "RunnerState") -> tuple[set[int], list[int]]:
     """(accounts online to tell now, seated accounts away to keep it for)."""
     table, world = runner.table, runner.world
     online, away = set(), []
@@ -63,7 +63,7 @@ class Reveal(NamedTuple):
     payload: dict[str, Any]
 
 
-async def prepare_reveal(runner: "TableRunner") -> Reveal | None:
+async def prepare_reveal(runner: "RunnerState") -> Reveal | None:
     """The end-of-game block of a finished game (its state still in ``table.game``), made before
     the table shows as finished: the one read it needs (the start) happens here, so that between
     «game over» and the table letting go of its game nothing waits. None: no block (a game
@@ -83,7 +83,7 @@ async def prepare_reveal(runner: "TableRunner") -> Reveal | None:
         return None
 
 
-async def deliver_reveal(runner: "TableRunner", reveal: Reveal | None) -> None:
+async def deliver_reveal(runner: "RunnerState", reveal: Reveal | None) -> None:
     """Send the block: at once to every reader online (text and GMCP), then into the inboxes."""
     if reveal is None:
         return

@@ -18,7 +18,7 @@ from . import whispers as whispers_names
 from . import present_params, seat_name
 
 if TYPE_CHECKING:
-    from ..tables import Table
+    from ..table_data import Table
 
 LENGTH_UNITS = ("nights", "days", "rounds", "turns")  # the order they read in
 
