@@ -113,7 +113,7 @@ class ActionLogEntry(Model):
     step = fields.IntField()
     seat = fields.IntField()
     action = fields.JSONField()
-    by = fields.CharField(max_length=16, default="player")  # player | bot | timeout | autopilot
+    by = fields.CharField(max_length=16, default="player")  # player | bot | timeout | autopilot | autopass
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
