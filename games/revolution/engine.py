@@ -78,6 +78,10 @@ class RevolutionState:
     window: str = ""
     trades: dict[int, dict[str, Any]] = field(default_factory=dict)  # offerer -> {target, give, take}
     offered: list[int] = field(default_factory=list)  # seats that offered a trade this turn
+    # A cache, not game data: the seats the open window asks, for the wait it was worked out in
+    # ((stage, turn, wait number, passes so far), seats). Every change a window can see moves one
+    # of those: a pass adds to ``passed``, anything else opens a new wait (apply()).
+    asked: tuple | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> "RevolutionState":
         return copy.deepcopy(self)
@@ -1105,7 +1109,10 @@ def _h_pass(s, seat, action, events):
 def _answering(engine: Revolution, s: RevolutionState) -> list[int]:
     """The seats the open fight or counter window waits for: not passed yet, and with a legal
     answer besides pass (a card to play, help to offer or accept, an item to wear)."""
-    return [seat for seat in range(s.players) if seat not in s.passed and _can_answer(s, seat)]
+    key = (s.stage, s.turn_no, s.wait_no, len(s.passed))
+    if s.asked is None or s.asked[0] != key:
+        s.asked = (key, [seat for seat in range(s.players) if seat not in s.passed and _can_answer(s, seat)])
+    return list(s.asked[1])
 
 
 def _can_answer(s: RevolutionState, seat: int) -> bool:
