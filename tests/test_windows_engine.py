@@ -141,6 +141,9 @@ def test_a_counter_window_asks_only_who_holds_the_counter_of_its_level():
     s.turn_deck.remove("party_anarchists") if "party_anarchists" in s.turn_deck else None
     REV.apply(s, 1, {"type": "play", "card": "fevralskaya"})
     assert s.stage == "counter" and asked(s) == {2}
+    assert REV.window_pass(s, 2) == ({"type": "pass"}, False)  # seat 2 has no party at stake
+    s.pty[2] = "party_bolsheviks"  # (the party that loses power)
+    assert REV.window_pass(s, 2) == ({"type": "pass"}, True)
     REV.apply(s, 2, {"type": "pass"})
     assert s.stage == "choose"
 

@@ -359,12 +359,16 @@ class Revolution:
 
     def window_pass(self, state: RevolutionState, seat: int) -> tuple[Action, bool] | None:
         """The answer that passes ``seat``'s open optional window, and whether the window is about
-        that seat (its own fight, or one it helps in); None: no such window for it (a turn, a
-        trade offer to it: those are questions, not windows). For autopass (world/autopass.py)."""
+        that seat (its own fight, or one it helps in; a counter-revolution window for a member of
+        the party that lost or won power); None: no such window for it (a turn, a trade offer to
+        it: those are questions, not windows). For autopass (world/autopass.py)."""
         s = state
         if s.stage not in ("fight", "counter") or seat in s.passed or not _is_int(seat):
             return None
-        concerns = s.stage == "fight" and seat in (s.fight["fighter"], s.fight["helper"])
+        if s.stage == "fight":
+            concerns = seat in (s.fight["fighter"], s.fight["helper"])
+        else:  # a counter-revolution is the business of the parties it takes power from or gives it to
+            concerns = _party_key(s, seat) in (s.counter["prev"], s.counter["party"])
         return dict(PASS), concerns
 
 
