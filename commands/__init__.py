@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from world.autopass import player_typed
+
 from .base import CommandError, Ctx, split_args
 from .parser import NOTHING, RESERVED_GAME_VERBS, Parsed, available, parse_line
 
@@ -21,6 +23,7 @@ async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> Non
     GMCP client names it: docs/gmcp.md), or None (as typed)."""
     if not parsed.verb:
         return
+    player_typed(session.world, session.account.id)  # a smart autopass waits for whoever types
     verb, rest, cmd, suggestions = parsed.verb, parsed.rest, parsed.command, parsed.suggestions
     if cmd is None and verb.casefold() not in RESERVED_GAME_VERBS:
         if suggestions:

@@ -53,6 +53,7 @@ DEFAULTS: dict[str, Any] = {
         "bot_level": "normal",
         "bot_delay": 1.0,
         "answer_guard": 1.5,
+        "autopass_smart_seconds": 4,
     },
     "games": {"bids": {"rounds": 5, "seconds": 30}, "coup": {"turn": 60, "reaction": 20}},
 }

@@ -102,6 +102,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "bot_level": Rule("text", choices=("@bot_levels",)),
         "bot_delay": Rule("number", 0, 3600),
         "answer_guard": Rule("number", 0, 60),
+        "autopass_smart_seconds": Rule("number", 0, 3600),
     },
 }
 #: Command-line flags of `korchma serve` and the [server] keys they set.

@@ -152,7 +152,9 @@ def test_face_up_opponent_must_be_fought():
     events = fight_with(s, "gorodovoy")
     assert s.stage == "fight" and s.fight["card"] == "gorodovoy" and "gorodovoy" in s.in_play
     assert keys(events)[:2] == ["revolution.drawn", "revolution.fight"]
-    assert {a.seat for a in GAME.awaiting(s)} == {0, 1, 2}
+    # The fighter, with an empty hand, has nothing to answer but pass: only the others (who may
+    # offer help) are asked (issue 14, "Nobody waits on a window they cannot use").
+    assert {a.seat for a in GAME.awaiting(s)} == {1, 2}
     assert all(a.kind == "reaction" and a.default == {"type": "pass"} for a in GAME.awaiting(s))
 
 
@@ -236,6 +238,7 @@ def test_helper_for_share_face_up_no_level():
     GAME.apply(s, 2, {"type": "offer", "share": 0})
     assert error(s, 1, {"type": "offer", "share": 0}) == "already_offered"
     assert error(s, 1, {"type": "accept", "seat": 2}) == "not_fighter"
+    put(s, "rech_sovety", "hand", 0)  # a card to play keeps the fighter's window open
     GAME.apply(s, 0, {"type": "accept", "seat": 1})
     assert error(s, 0, {"type": "accept", "seat": 2}) == "no_helper_slot"  # one helper only
     events = everyone_pass(s)
@@ -509,11 +512,12 @@ def test_revolution_and_the_counter_chain():
     put(s, "oktyabrskaya", "top")
     GAME.apply(s, 0, {"type": "draw"})
     assert s.ruling == "bolsheviks" and s.stage == "counter"
-    assert {a.seat for a in GAME.awaiting(s)} == {0, 1, 2}
+    assert {a.seat for a in GAME.awaiting(s)} == {0, 1}  # only who holds a level-1 counter
     assert error(s, 0, {"type": "draw_hidden"}) == "not_now"
     assert error(s, 2, {"type": "play", "card": "kontr_kontrrevolyuciya"}) == "not_now"
     GAME.apply(s, 1, {"type": "play", "card": "kontrrevolyuciya"})
     assert s.ruling == "kadets" and s.counter["level"] == 2
+    assert {a.seat for a in GAME.awaiting(s)} == {2}
     GAME.apply(s, 2, {"type": "play", "card": "kontr_kontrrevolyuciya"})
     assert s.ruling == "bolsheviks"
     GAME.apply(s, 0, {"type": "play", "card": "kontr_kontr_kontrrevolyuciya"})
@@ -524,6 +528,7 @@ def test_revolution_and_the_counter_chain():
     put(s, "party_anarchists", "pty", 1)
     GAME.apply(s, 1, {"type": "play", "card": "fevralskaya"})
     assert s.ruling == "anarchists" and s.counter["resume"] == "choose"
+    assert {a.seat for a in GAME.awaiting(s)} == {0}  # seat 0 still holds a «Контрреволюция»
     everyone_pass(s)
     assert s.stage == "choose" and error(s, 0, {"type": "play", "card": "kontrrevolyuciya"}) == "not_now"
     assert conserved(s)
@@ -535,10 +540,11 @@ def test_revolution_during_a_fight_returns_to_it():
     put(s, "party_bolsheviks", "pty", 0)
     put(s, "party_bolsheviks", "pty", 2)
     put(s, "oktyabrskaya", "hand", 2)
+    put(s, "kontrrevolyuciya", "hand", 1)
     fight_with(s, "yunker")  # level 4 against 1
     GAME.apply(s, 2, {"type": "play", "card": "oktyabrskaya"})
-    assert s.stage == "counter"
-    everyone_pass(s)
+    assert s.stage == "counter" and {a.seat for a in GAME.awaiting(s)} == {1}
+    GAME.apply(s, 1, {"type": "pass"})  # the only one who could counter: the window closes
     assert s.stage == "fight" and s.passed == [] and E._totals(s) == (3, 4)
 
 
@@ -723,6 +729,7 @@ def test_no_trades_in_fights_or_from_jail_and_offers_close():
     s.stage = "choose"
     GAME.apply(s, 2, {"type": "trade", "target": 0, "give": ["shtyk"], "take": []})
     put(s, "oktyabrskaya", "hand", 1)
+    put(s, "kontrrevolyuciya", "hand", 0)  # someone who could counter: the window stays open
     events = GAME.apply(s, 1, {"type": "play", "card": "oktyabrskaya"})
     assert s.stage == "counter" and "revolution.trade_closed" in keys(events) and not s.trades
     everyone_pass(s)
@@ -783,6 +790,7 @@ def test_stronger_vs_and_class_abilities():
     fight_with(s, "kazaki")
     assert E._totals(s) == (5, 8)
     GAME.apply(s, 1, {"type": "offer", "share": 2})
+    put(s, "rech_sovety", "hand", 0)  # a card to play keeps the fight open after the accept
     GAME.apply(s, 0, {"type": "accept", "seat": 1})
     assert E._totals(s) == (5 + 1 + 2, 8 + 3)
 

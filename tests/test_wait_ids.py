@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.wire import open_table
+from tests.wire import coup_for_two
 
 ROLES = "Duke|Assassin|Captain|Ambassador|Contessa"
 OTHER_QUESTION = "That is another question now."
@@ -26,17 +26,8 @@ OTHER_QUESTION = "That is another question now."
 async def _two_play_until_the_assassination(server: Any, boris: Any) -> str:
     """Анна (telnet) and Boris (``boris``, English) draft and take income until Анна has 3
     coins, then she assassinates him; returns once he is asked to challenge it. His cards."""
-    from tests.telnet_client import log_in
-
-    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(200, 50))
-    number = await open_table(anna, "открыть переворот seats=2 first=1 turn=300 reaction=300")
-    boris.send_line(f"join {number}")
-    await boris.expect("You sit down")
-    anna.send_line("начать")
-    await anna.expect("Игра вдвоём", timeout=10)
-    anna.send_line("выбрать губ")
-    boris.send_line("draft contessa")
-    hand = await boris.expect(re.compile(rf"your cards are ({ROLES}), ({ROLES})"), timeout=10)
+    anna = await coup_for_two(server, boris, ROLES, gmcp=True)
+    hand = boris.hand
     # Two turns each of income, typed as soon as asked. A second `income` so soon after the
     # first would be a repeat to a new question (refused for a person at a text screen): Boris
     # says it in Russian the second time.

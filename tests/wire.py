@@ -213,3 +213,21 @@ class WirePlayer:
             count, typed = len(self.eyes.gmcp_messages), len(self.typer.text)
             self.typer.send_line(text)
             await self.sent_one(awaiting["seat"], count, typed)
+
+
+async def coup_for_two(server: Any, boris: Any, roles: str, gmcp: bool = False) -> Any:
+    """Анна (telnet, Russian) opens Coup for two, Boris (English, any door) joins; she plays
+    first (``first=1``), with 300-second turns and windows; both draft (she the Governor, he the
+    Contessa). Returns Анна once Boris has seen his cards (``roles``: a regex of role names)."""
+    from tests.telnet_client import log_in
+
+    anna = await log_in(server.telnet_port, "Анна", gmcp=gmcp, naws=(200, 50))
+    number = await open_table(anna, "открыть переворот seats=2 first=1 turn=300 reaction=300")
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    anna.send_line("начать")
+    await anna.expect("Игра вдвоём", timeout=10)
+    anna.send_line("выбрать губ")
+    boris.send_line("draft contessa")
+    boris.hand = await boris.expect(re.compile(rf"your cards are ({roles}), ({roles})"), timeout=10)
+    return anna

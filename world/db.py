@@ -61,6 +61,7 @@ ADDED_COLUMNS = [
     ("game_table", "paused_seconds", "DOUBLE PRECISION"),
     ("game_table", "master", "VARCHAR(32)"),
     ("game_table", "previous", "INTEGER"),
+    ("account", "autopass", "VARCHAR(8)"),
 ]
 
 

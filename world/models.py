@@ -18,6 +18,7 @@ class Account(Model):
     lang = fields.CharField(max_length=4, default="ru")
     encoding = fields.CharField(max_length=16, null=True)
     color = fields.BooleanField(null=True)  # None: follow the terminal
+    autopass = fields.CharField(max_length=8, null=True)  # off | smart | on; None: the game's default
     created_at = fields.DatetimeField(auto_now_add=True)
     last_login = fields.DatetimeField(null=True)
     muted_until = fields.DatetimeField(null=True)
@@ -112,7 +113,7 @@ class ActionLogEntry(Model):
     step = fields.IntField()
     seat = fields.IntField()
     action = fields.JSONField()
-    by = fields.CharField(max_length=16, default="player")  # player | bot | timeout | autopilot
+    by = fields.CharField(max_length=16, default="player")  # player | bot | timeout | autopilot | autopass
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

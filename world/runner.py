@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from games.base import Awaiting, Event, RuleError
 
+from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
 from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction
@@ -70,6 +71,7 @@ class TableRunner:
         self.autopilot = bool(getattr(self.engine, "autopilot", True))
         # What the table says (events, status lines, GMCP) lives in its own module.
         self.output = TableOutput(self)
+        self.autopass = Autopass(self)  # optional windows a player lets pass (world/autopass.py)
 
     @property
     def engine(self) -> Any:
@@ -266,6 +268,7 @@ class TableRunner:
             delay = max(0.0, (self.deadline - utcnow()).total_seconds())
             self.timer = asyncio.get_running_loop().create_task(self._timeout_after(delay, self.deadline))
         self._schedule_bots()
+        self.autopass.schedule()
         self._send_awaiting()
 
     # -- the observer Master's clock: pause, resume, extend (never a result) ---------------------
@@ -341,6 +344,7 @@ class TableRunner:
         """Something changed outside the game (a seat left, a player came back): look again."""
         if self.table.running and not self.stopped:
             self._schedule_bots()
+            self.autopass.schedule()
             self._send_awaiting()
 
     def _halt_moves(self) -> None:
@@ -352,6 +356,7 @@ class TableRunner:
             if task is not asyncio.current_task():
                 task.cancel()
             self.bot_tasks.pop(number, None)
+        self.autopass.halt()
 
     async def _timeout_after(self, delay: float, deadline: datetime) -> None:
         try:

@@ -610,11 +610,14 @@ def _steal_target(seat: Seat, words: list[str]) -> tuple[int, str]:
         if len(words) == 1:
             if len(set(their)) == 1:
                 return target, their[0]
-            raise CommandError("revolution.cmd.which_item", name=seat.table.seats[target].name,
-                               cards=numbered(seat.deck, their))
-        item = seat.card_span(words, their, their, start=1)
-        if item is not None and item[1] == len(words) - 1:
-            return target, item[0]
+            worn_all = [c for s in others for c in gear[s]]
+            if seat.card_span(words, worn_all, [], start=0) is None:  # not an item's name either
+                raise CommandError("revolution.cmd.which_item", name=seat.table.seats[target].name,
+                                   cards=numbered(seat.deck, their))
+        else:
+            item = seat.card_span(words, their, their, start=1)
+            if item is not None and item[1] == len(words) - 1:
+                return target, item[0]
     # ITEM first, NAME last
     worn = [c for s in others for c in gear[s]]
     span = seat.card_span(words, worn, [], start=0)

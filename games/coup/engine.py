@@ -351,6 +351,15 @@ class Coup:
             s.waits_no = s.wait_no
         return list(s.waits.values())
 
+    def window_pass(self, state: CoupState, seat: int) -> tuple[Action, bool] | None:
+        """The answer that lets ``seat``'s open challenge or block window pass, and whether the
+        window is about that seat (an action aimed at it, a block of its own action); None: it
+        has no such window open. For autopass (world/autopass.py)."""
+        s = state
+        if s.stage not in WINDOWS or not _yet_to_answer(s, seat):
+            return None
+        return dict(_ALLOW), seat == s.target or (s.stage == "challenge_block" and seat == s.actor)
+
     def legal(self, state: CoupState, seat: int) -> list[Action]:
         """The actions ``seat`` may take now, in a fixed order. The list is the caller's; the
         action dicts in it may be shared with other calls (a window's answers, a seat's turn

@@ -704,6 +704,9 @@ class Mafia:
             events.append(Event(EVERYONE, "mafia.voted", {"seat": seat, "target_seat": target}))
         if ab.phase == "any":
             _any_time(s, seat, ab, order, events)
+            # It may have been that seat's last possible order: the phase waits for nobody then.
+            if s.phase != "over" and all(s.ready[x] or not _can_act(s, x) for x in range(s.players) if s.alive[x]):
+                _resolve_and_advance(s, events)
         return events
 
 

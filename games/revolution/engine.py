@@ -78,6 +78,10 @@ class RevolutionState:
     window: str = ""
     trades: dict[int, dict[str, Any]] = field(default_factory=dict)  # offerer -> {target, give, take}
     offered: list[int] = field(default_factory=list)  # seats that offered a trade this turn
+    # A cache, not game data: the seats the open window asks, for the wait it was worked out in
+    # ((stage, turn, wait number, passes so far), seats). Every change a window can see moves one
+    # of those: a pass adds to ``passed``, anything else opens a new wait (apply()).
+    asked: tuple | None = field(default=None, compare=False, repr=False)
 
     def copy(self) -> "RevolutionState":
         return copy.deepcopy(self)
@@ -182,8 +186,9 @@ class Revolution:
         if s.stage == "over":
             return []
         if s.stage in ("fight", "counter"):
+            # Only seats with an answer besides pass: a window nobody can use closes (apply).
             return [Awaiting(seat, "reaction", s.reaction_seconds, PASS, s.window)
-                    for seat in range(s.players) if seat not in s.passed]
+                    for seat in _answering(self, s)]
         out = [Awaiting(s.active, "turn", s.turn_seconds, _default(s), s.window)]
         targets: list[int] = []
         for offerer, t in s.trades.items():  # the target of an open trade offer answers it
@@ -357,7 +362,28 @@ class Revolution:
         if kind != "pass" and s.stage == "fight" and s.fight is fight:
             s.passed = []  # anything that may change the fight: everyone may answer again
             _wait(s)
+        # A window closes once every seat that could answer otherwise has passed (a seat whose
+        # only answer is pass is never asked); the window it reopens may close at once too.
+        while s.stage in ("fight", "counter") and not _answering(self, s):
+            if s.stage == "fight":
+                _resolve_fight(s, events)
+            else:
+                _close_counter(s)
         return events
+
+    def window_pass(self, state: RevolutionState, seat: int) -> tuple[Action, bool] | None:
+        """The answer that passes ``seat``'s open optional window, and whether the window is about
+        that seat (its own fight, or one it helps in; a counter-revolution window for a member of
+        the party that lost or won power); None: no such window for it (a turn, a trade offer to
+        it: those are questions, not windows). For autopass (world/autopass.py)."""
+        s = state
+        if s.stage not in ("fight", "counter") or seat in s.passed or not _is_int(seat):
+            return None
+        if s.stage == "fight":
+            concerns = seat in (s.fight["fighter"], s.fight["helper"])
+        else:  # a counter-revolution is the business of the parties it takes power from or gives it to
+            concerns = _party_key(s, seat) in (s.counter["prev"], s.counter["party"])
+        return dict(PASS), concerns
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -1095,13 +1121,44 @@ def _h_pass(s, seat, action, events):
     if seat in s.passed:
         raise err("bad_action")
     s.passed.append(seat)
-    events.append(Event(EVERYONE, "revolution.passed", {"seat": seat}))
-    if len(s.passed) < s.players:
-        return
-    if s.stage == "fight":
-        _resolve_fight(s, events)
-    else:
-        _close_counter(s)
+    events.append(Event(EVERYONE, "revolution.passed", {"seat": seat}))  # apply() closes the window
+
+
+def _answering(engine: Revolution, s: RevolutionState) -> list[int]:
+    """The seats the open fight or counter window waits for: not passed yet, and with a legal
+    answer besides pass (a card to play, help to offer or accept, an item to wear)."""
+    key = (s.stage, s.turn_no, s.wait_no, len(s.passed))
+    if s.asked is None or s.asked[0] != key:
+        s.asked = (key, [seat for seat in range(s.players) if seat not in s.passed and _can_answer(s, seat)])
+    return list(s.asked[1])
+
+
+def _can_answer(s: RevolutionState, seat: int) -> bool:
+    """Whether legal() offers ``seat`` anything but pass in the open fight or counter window
+    (the same conditions, without listing every action: awaiting() asks this of every seat)."""
+    deck = _deck(s)
+    hand = s.hands[seat]
+    if s.stage == "counter":
+        level = s.counter["level"]
+        return any((e := deck.cards[c].effect("counter")) and e["level"] == level for c in hand)
+    f = s.fight
+    jailed = s.jail[seat] > 0
+    if seat != f["fighter"] and not jailed and f["helper"] is None and seat not in f["offers"]:
+        return True  # may offer to help
+    if seat == f["fighter"] and f["helper"] is None and f["offers"]:
+        return True  # may accept an offer
+    if jailed and _buyout_set(s, seat):
+        return True
+    fighting = seat in (f["fighter"], f["helper"])
+    for cid in dict.fromkeys(hand):
+        card = deck.cards[cid]
+        cat = card.category
+        if cat in D.EQUIPMENT or cat in ("class", "party"):
+            if not fighting:
+                return True
+        elif cat == "speech" or (cat in D.ONE_SHOT and _legal_play(s, seat, card)):
+            return True
+    return False
 
 
 def _trade_cards(s: RevolutionState, cards: Any, owner: int | None) -> list[str]:

@@ -419,6 +419,11 @@ def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
     return table, now
 
 
+def _options(now_sig: tuple) -> tuple:
+    """What a seat may do, from the "now" signature: all of it but the fight's two totals."""
+    return now_sig[:4] + now_sig[6:]
+
+
 def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
            awaited: set[int]) -> list[Msg]:
     """After every change (world.runner calls it): a compact line of every player's level (and
@@ -440,7 +445,10 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
     if now_changed and isinstance(fight, dict) and view.get("stage") == "fight":
         out.append(msg("revolution.status.fight", card=card_name(deck, fight.get("card")),
                        players=fight.get("players_total", 0), opponent=fight.get("opponent_total", 0)))
-    if mine and (now_changed or not last[2]):
+    # The whole prompt again only when what the viewer may do changed (a new total is the one
+    # line above; issue 14): not the fight's totals, everything else of "now".
+    options_changed = last is None or _options(last[1]) != _options(now_sig)
+    if mine and (options_changed or not last[2]):
         hand = list(view.get("hand") or [])
         out.append(msg("revolution.status.hand", cards=numbered(deck, hand), n=len(hand)))
         out.append(_your_move(view, seat, seconds))
