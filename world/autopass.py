@@ -27,7 +27,7 @@ from .broken_tables import TableBroken
 from .messages import msg
 
 if TYPE_CHECKING:
-    from .runner import TableRunner
+    from .ports import RunnerControl
 
 log = logging.getLogger("korchma.autopass")
 
@@ -45,7 +45,7 @@ def mode_for(setting: str | None, game: str) -> str:
 class Autopass:
     """One per table runner: the pending automatic passes of its seats."""
 
-    def __init__(self, runner: "TableRunner") -> None:
+    def __init__(self, runner: "RunnerControl") -> None:
         self.runner = runner
         self.smart_seconds = float(runner.world.config.section("tables")["autopass_smart_seconds"])
         self.tasks: dict[int, tuple[str, asyncio.Task]] = {}  # seat -> (window, its pending pass)

@@ -10,6 +10,7 @@ own view of the manager is hub.TableDirectory.
 from __future__ import annotations
 
 from datetime import datetime
+import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -45,3 +46,15 @@ class RunnerState(Protocol):
 
     @property
     def engine(self) -> Any: ...
+
+
+class RunnerControl(RunnerState, Protocol):
+    """A runner as its own parts that act for a seat (world/autopass.py) drive it: under the
+    table's lock, through the same logged step as a typed answer."""
+
+    lock: asyncio.Lock
+    stopped: bool
+    storage: Any  # world/storage_pause.py StoragePause
+    autopass: Any  # world/autopass.py Autopass
+
+    async def _act_locked(self, seat: int, action: dict[str, Any], by: str) -> None: ...
