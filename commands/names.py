@@ -65,15 +65,18 @@ def _other_script(typed: str, names: list[str]) -> list[str]:
 
 
 def _case_form(typed: str, names: list[str]) -> list[str]:
-    """«фёдору», «Бориса», «даше», «евсею»: a name, or a part after a hyphen, in another case,
-    read back by the morphology dictionary (world/morph.py)."""
-    forms = morph.lemmas(typed)
-    if not forms:
+    """«фёдору», «Бориса», «даше»: a name in another case, read back by the morphology dictionary
+    (world/morph.py); «глафиру» for «Бот-Глафира» (a part after a hyphen), «бот-глафиру» too."""
+    typed_parts = typed.casefold().replace("ё", "е").split("-")
+    forms = [morph.lemmas(part) | {part} for part in typed_parts]
+    if not any(morph.lemmas(part) for part in typed_parts):
         return []
     out = []
     for name in names:
         parts = name.casefold().replace("ё", "е").split("-")
-        if parts[0] in forms or any(part in forms for part in parts[1:]) or "-".join(parts) in forms:
+        whole = len(parts) == len(forms) and all(p in f for p, f in zip(parts, forms))
+        later = len(forms) == 1 and any(p in forms[0] for p in parts[1:])
+        if whole or later:
             out.append(name)
     return out
 

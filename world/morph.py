@@ -49,8 +49,8 @@ def warm() -> None:
 def _nominative_parse(lang: str, word: str) -> Any:
     """The best reading of ``word`` as a noun or adjective in the nominative singular: a
     first name (``Name``) wins over other nouns, as player names are names first."""
-    parses = [p for p in analyzer(lang).parse(word)
-              if p.tag.POS in ("NOUN", "ADJF") and p.tag.case == "nomn" and "plur" not in p.tag]
+    parses = [p for p in analyzer(lang).parse(word) if p.is_known  # a guess is not a name's form
+              and p.tag.POS in ("NOUN", "ADJF") and p.tag.case == "nomn" and "plur" not in p.tag]
     names = [p for p in parses if "Name" in p.tag or "Surn" in p.tag or "Patr" in p.tag]
     return (names or parses or [None])[0]
 
@@ -129,17 +129,17 @@ def agree(lang: str, noun: str, n: int, case: str, category: str) -> str | None:
 
 @lru_cache(maxsize=8192)
 def lemmas(word: str) -> frozenset[str]:
-    """Every dictionary form ``word`` may be of (any case, Russian or Ukrainian), lower case with
-    ё as е: what a typed «фёдору», «Бориса» or «даше» can name. Empty for a non-word."""
+    """Every dictionary form one typed word may be of (a noun in any case, Russian or Ukrainian),
+    lower case with ё as е: what «фёдору», «Бориса» or «даше» can name. Only words the
+    dictionaries know: a guessed reading of an unknown word would name strangers."""
     word = word.strip().casefold()
-    if not _WORD_RE.fullmatch(word.replace("-", "x")):
+    if not _WORD_RE.fullmatch(word):
         return frozenset()
     out: set[str] = set()
     for lang in MORPH_LANGUAGES:
         for parse in analyzer(lang).parse(word):
-            if parse.tag.POS == "NOUN" and "plur" not in parse.tag:
+            if parse.is_known and parse.tag.POS == "NOUN" and "plur" not in parse.tag:
                 out.add(parse.normal_form.replace("ё", "е"))
-    out.discard(word.replace("ё", "е"))  # the word itself is the exact or prefix match's business
     return frozenset(out)
 
 
