@@ -135,6 +135,8 @@ class _Formatter(string.Formatter):
         self.lang = lang
 
     def format_field(self, value: Any, spec: str) -> str:
+        if spec and isinstance(value, str) and value.startswith(FRAGMENT):
+            return FRAGMENT + self.format_field(value.lstrip(FRAGMENT), spec)
         if spec.startswith("#"):
             return f"{value} {plural_noun(self.lang, *_noun_case(spec[1:]), value)}"
         if spec.startswith("@"):
@@ -147,7 +149,11 @@ class _Formatter(string.Formatter):
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
         if isinstance(key, str):
-            return render_value(self.lang, kwargs.get(key, "{" + key + "}"))
+            value = kwargs.get(key, "{" + key + "}")
+            if isinstance(value, bool) or value is None:  # never Python's True/False/None on a screen
+                value = nested("option.yes" if value else "option.no") if value is not None else "-"
+            rendered = render_value(self.lang, value, marked=True)
+            return FRAGMENT + rendered if _is_nested(value) else rendered
         return super().get_value(key, args, kwargs)
 
 
@@ -162,9 +168,17 @@ def nested_list(items: list[Any], sep: str = ", ") -> dict[str, Any]:
     return {"$list": list(items), "sep": sep}
 
 
-def render_value(lang: str, value: Any) -> Any:
+def _is_nested(value: Any) -> bool:
+    """A nested message or list: catalog text, unlike a name or words a player typed."""
+    if hasattr(value, "key") and hasattr(value, "params"):
+        return True
+    return isinstance(value, dict) and (isinstance(value.get("$msg"), str) or isinstance(value.get("$list"), list))
+
+
+def render_value(lang: str, value: Any, marked: bool = False) -> Any:
     """A parameter as it reads in ``lang``: a nested Msg, a ``{"$msg": key, "params": {...}}``
-    dict or a ``{"$list": [...], "sep": ", "}`` dict becomes text; anything else is itself."""
+    dict or a ``{"$list": [...], "sep": ", "}`` dict becomes text; anything else is itself.
+    ``marked`` (inside :func:`t`): each nested item of a list starts with FRAGMENT."""
     if hasattr(value, "key") and hasattr(value, "params"):  # a nested Msg
         return t(lang, value.key, **value.params)
     if isinstance(value, dict):
@@ -174,8 +188,24 @@ def render_value(lang: str, value: Any) -> Any:
         if isinstance(value.get("$list"), list):
             sep = value.get("sep")
             return (sep if isinstance(sep, str) else ", ").join(
-                str(render_value(lang, item)) for item in value["$list"])
+                (FRAGMENT if marked and _is_nested(item) else "") + str(render_value(lang, item))
+                for item in value["$list"])
     return value
+
+
+# Where a catalog fragment (a nested message) begins inside a line being rendered: a fragment
+# that opens a sentence («Живы 5 из 5. {statuses}») gets its capital letter there, whichever
+# message it came from. Player text never holds control characters (world.text.clean_controls),
+# and the mark never leaves t(). Names and typed words are not fragments: never re-cased.
+FRAGMENT = "\x1f"
+_SENTENCE_OPENS_RE = re.compile(r"([.!?](?:\x1e.)*\s+)((?:\x1e.|\x1f)*\x1f(?:\x1e.|\x1f)*)(\w)")
+
+
+def _capitalize_sentences(text: str) -> str:
+    if FRAGMENT not in text:
+        return text
+    text = _SENTENCE_OPENS_RE.sub(lambda m: m.group(1) + m.group(2) + m.group(3).upper(), text)
+    return text.replace(FRAGMENT, "")
 
 
 @lru_cache(maxsize=4096)
@@ -203,7 +233,7 @@ def t(lang: str, key: str, **params: Any) -> str:
         form = "zero" if n == 0 and "zero" in template else plural_category(lang, n)
         template = template.get(form) or template["other"]
     try:
-        return _Formatter(lang).vformat(template, (), params)
+        return _capitalize_sentences(_Formatter(lang).vformat(template, (), params))
     except (ValueError, IndexError, KeyError, AttributeError):
         return template
 
