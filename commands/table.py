@@ -149,7 +149,13 @@ async def open_(ctx: Ctx) -> None:
         options = option_keys_of(engine, options)
     if options.get("master"):  # the chair goes to the account named by the one rule (or one to come)
         options["master"] = await account_name(ctx, options["master"], unknown_ok=True)
-    table = await run_table_op(ctx, ctx.world.tables.open(ctx.account, game, options))
+    try:
+        table = await run_table_op(ctx, ctx.world.tables.open(ctx.account, game, options))
+    except CommandError as err:  # a bad value: the option by its name in the reader's language
+        params = err.message.params
+        if err.message.key.endswith(".bad_option") and isinstance(params.get("name"), str):
+            raise CommandError(err.message.key, **{**params, "name": table_options.name_list([params["name"]])}) from err
+        raise
     ctx.reply("table.opened", number=table.number, game=msg(f"game.{table.game_name}"))
     ctx.world.broadcast(HALL, msg("table.opened_hall", name=ctx.account.name, number=table.number,
                                   game=msg(f"game.{table.game_name}")), exclude=[ctx.account.id])

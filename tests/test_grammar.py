@@ -67,6 +67,9 @@ async def test_options_and_games_read_and_shown_in_the_readers_language(server):
     await анна.expect(words("Игры: Торги, Переворот, Мафия, Революция, Шептуны."))
     анна.send_line("открыть переворот ходд=30")  # a typo
     await анна.expect(words("У игры «Переворот» нет параметра ходд. Может быть, вы имели в виду: ход?"))
+    анна.send_line("открыть переворот ход=5")  # a bad value: the option by its Russian name
+    await анна.expect(words("Неверный параметр ход=5. Параметры: роль=advisor|investigator, "
+                            "порядок_вызовов=seat|first, допрос=choose|always_swap, ход=10..3600, реакция=5..600."))
     boris.send_line("open coup turnn=30")
     await boris.expect(words("Coup has no option turnn. Did you mean: turn?"))
     # Russian option names are the game's options (on main: «Неверный параметр ход=30»).

@@ -62,6 +62,9 @@ def test_names_take_the_case_the_line_needs():
     assert strip_marks(t("uk", "tell.to", name="Анна", text="x")) == "Ви шепочете Анні: «x»"
     assert strip_marks(t("uk", "tell.to", name="Тарас", text="x")) == "Ви шепочете Тарасові: «x»"
     assert t("ru", "mod.unbanned", name="Вася") == "Запрет для Васи снят."
+    assert t("ru", "tell.kept", name="Борис") == "Бориса сейчас нет; сообщение ждёт во входящих."
+    assert t("ru", "revolution.trade_closed", seat="Анна", target_seat="Борис").startswith(
+        "Предложение обмена от Анны игроку Борис")
     # English has no cases: the same spec leaves the name alone.
     assert strip_marks(t("en", "tell.to", name="Борис", text="x")) == "You tell Борис: «x»"
 
