@@ -34,8 +34,12 @@ def analyzer(lang: str) -> Any:
 
 @lru_cache(maxsize=None)
 def _analyzer(lang: str) -> Any:
+    import logging
+
     import pymorphy3  # imported here: loading the dictionaries is the slow part, done on demand
 
+    # Its "Loading dictionaries from ..." lines are INFO: not the host's business at every start.
+    logging.getLogger("pymorphy3").setLevel(logging.WARNING)
     return pymorphy3.MorphAnalyzer(lang=lang)
 
 
