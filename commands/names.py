@@ -5,7 +5,8 @@ One rule for both: **an exact name wins**. Exact means equal once case and look-
 are folded, as at account creation (``world.accounts.name_key``: `Вoris` with a Cyrillic В is
 Boris). Only when no name is exact do looser matches count: a unique start of the name, the
 start of a part after a hyphen («евс» for «Бот-Евсей»), the same letters in the other script
-(`glaf` for «Бот-Глафира», «борис» for Boris).
+(`glaf` for «Бот-Глафира», «борис» for Boris), the name in another case («фёдору», «на Бориса»,
+«даше»: world/morph.py reads the typed word back to its dictionary forms).
 
 - An account: the exact name is looked up among all accounts, online or not (a `tell` to an
   exact name that is offline waits in that player's inbox). Looser matches count among the
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from world import accounts
+from world import accounts, morph
 from world.models import Account
 
 from .base import CommandError, Ctx
@@ -63,7 +64,31 @@ def _other_script(typed: str, names: list[str]) -> list[str]:
     return out
 
 
-LOOSER_WAYS = (_starts, _later_part_starts, _other_script)
+def _case_form(typed: str, names: list[str]) -> list[str]:
+    """«фёдору», «Бориса», «даше»: a name in another case, read back by the morphology dictionary
+    (world/morph.py); «глафиру» for «Бот-Глафира» (a part after a hyphen), «бот-глафиру» too."""
+    typed_parts = typed.casefold().replace("ё", "е").split("-")
+    forms = [morph.lemmas(part) | {part} for part in typed_parts]
+    if not any(morph.lemmas(part) for part in typed_parts):
+        return []
+    out = []
+    for name in names:
+        parts = name.casefold().replace("ё", "е").split("-")
+        whole = len(parts) == len(forms) and all(p in f for p, f in zip(parts, forms))
+        later = len(forms) == 1 and any(p in forms[0] for p in parts[1:])
+        if whole or later:
+            out.append(name)
+    return out
+
+
+def _starts_or_case_form(typed: str, names: list[str]) -> list[str]:
+    """A name that starts so, or that is the typed word in another case: one way, so that «ани»
+    at a table of Аня and Аника asks which one instead of taking Аника."""
+    hits = set(_starts(typed, names)) | set(_case_form(typed, names))
+    return [n for n in names if n in hits]
+
+
+LOOSER_WAYS = (_starts_or_case_form, _later_part_starts, _other_script)
 
 
 def match_name(prefix: str, names: Iterable[str]) -> tuple[str | None, list[str]]:

@@ -10,6 +10,7 @@ from world.accounts import parse_duration
 from world.db import is_storage_failure
 from world.messages import msg
 from world.presenters import present_view
+from world import table_options
 from world.broken_tables import game_name
 from world.tables import Table, TableError
 from world.task_local import TaskLocal
@@ -119,17 +120,44 @@ def parse_options(words: list[str]) -> dict[str, str]:
 DURATION = re.compile(r"\d+\s*[^\d\s,]+")
 
 
+def option_keys_of(engine: Any, options: dict[str, str]) -> dict[str, str]:
+    """`ход=30` as `turn=30`: option names typed in any of the three languages, as the game's
+    keys; a name the game does not have is refused here, with the nearest names when it looks
+    like a typo (world/table_options.py)."""
+    out: dict[str, str] = {}
+    game = msg(f"game.{engine.name}")
+    for typed, value in options.items():
+        key, close = table_options.resolve(engine, typed)
+        if key is None:
+            if close:
+                raise CommandError("option.unknown_suggest", game=game, name=typed,
+                                   suggestions=table_options.name_list(close))
+            raise CommandError("option.unknown", game=game, name=typed,
+                               names=table_options.name_list(table_options.option_keys(engine)))
+        out[key] = value
+    return out
+
+
 @command("open", "открыть", "відкрити", contexts={HALL, TABLE})
 async def open_(ctx: Ctx) -> None:
-    if not ctx.args:
-        from games import registry
+    from games import registry
 
-        raise CommandError("open.usage", games=", ".join(sorted(registry.all_games())))
+    if not ctx.args:
+        raise CommandError("open.usage", games=table_options.game_list(registry.all_games()))
     game = GAME_ALIASES.get(ctx.args[0].lower(), ctx.args[0].lower())
     options = parse_options(ctx.args[1:])
+    engine = registry.get(game)
+    if engine is not None:
+        options = option_keys_of(engine, options)
     if options.get("master"):  # the chair goes to the account named by the one rule (or one to come)
         options["master"] = await account_name(ctx, options["master"], unknown_ok=True)
-    table = await run_table_op(ctx, ctx.world.tables.open(ctx.account, game, options))
+    try:
+        table = await run_table_op(ctx, ctx.world.tables.open(ctx.account, game, options))
+    except CommandError as err:  # a bad value: the option by its name in the reader's language
+        params = err.message.params
+        if err.message.key.endswith(".bad_option") and isinstance(params.get("name"), str):
+            raise CommandError(err.message.key, **{**params, "name": table_options.name_list([params["name"]])}) from err
+        raise
     ctx.reply("table.opened", number=table.number, game=msg(f"game.{table.game_name}"))
     ctx.world.broadcast(HALL, msg("table.opened_hall", name=ctx.account.name, number=table.number,
                                   game=msg(f"game.{table.game_name}")), exclude=[ctx.account.id])

@@ -163,9 +163,10 @@ def preload_texts() -> None:
     would be read from disk by a player's connection, which fails once the process is out of
     file descriptors (and a catalog that does not parse should stop the start, not a login)."""
     from games import registry
-    from world import i18n
+    from world import i18n, morph
 
     for lang in i18n.LANGUAGES:
         i18n.catalog(lang)
         i18n.plural_category(lang, 2)
+    morph.warm()  # the ru and uk dictionaries (under half a second)
     registry.all_games()

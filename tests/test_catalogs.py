@@ -21,6 +21,7 @@ import pytest
 
 from world import i18n
 from world.i18n import catalog, plural_category, strip_marks, t
+from world.morph import CASES
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGS = ("en", "ru", "uk")
@@ -230,7 +231,9 @@ def test_plural_nouns_exist():
             for text in forms_of(value).values():
                 for name, spec in fields_of(text):
                     if spec[:1] in ("#", "@"):
-                        noun = spec[1:]
+                        noun, _, case = spec[1:].partition(":")  # {n:#card:acc}
+                        if case and case not in CASES:
+                            bad.append(f"{lang}:{key} uses {{{name}:{spec}}}: no case {case}")
                         for target in LANGS:
                             if not isinstance(catalog(target).get(f"plural.{noun}"), dict):
                                 bad.append(f"{lang}:{key} uses {{{name}:{spec}}} but "

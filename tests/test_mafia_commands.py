@@ -137,15 +137,10 @@ class Typist:
 # -- what a player types ---------------------------------------------------------------------------
 
 def _stem_finds(word: str, name: str, names: list[str]) -> bool:
-    """The verbs' stem fallback (cut 1-2 letters) finds exactly ``name`` from ``word``."""
-    for cut in (0, 1, 2):
-        if len(word) - cut < 2:
-            return False
-        stem = word[:len(word) - cut].casefold()
-        starts = [n for n in names if n.casefold().startswith(stem)]
-        if starts:
-            return starts == [name]
-    return False
+    """The name rule (a start of the name, or the name in another case) finds exactly ``name``."""
+    from commands.names import match_name
+
+    return match_name(word, names) == (name, [])
 
 
 def who(seat: int, names: list[str], publics: list[str], lang: str, rng: random.Random) -> str:
@@ -506,7 +501,7 @@ async def test_rule_errors_come_back_in_the_readers_language(monkeypatch, positi
     assert render("en", message) == "Sniper rifle cannot be used on night 1."
     message = await typist.error(killer, f"ночь пистолет {names[killer]}")
     assert message.key == "mafia.error.bad_target"
-    assert render("ru", message).startswith(f"Пистолет: эту цель выбрать нельзя ({names[killer]}).")
+    assert render("ru", message) == f"Пистолет: цель {names[killer]} выбрать нельзя — на себя нельзя."
     message = await typist.error(killer, f"голос {names[0]}")
     assert message.key == "mafia.error.wrong_phase"
     assert render("uk", message).startswith("Голосування — не в цю фазу")

@@ -747,7 +747,7 @@ async def test_observer_master_sees_everything_and_holds_the_clock(server):
     grisha.send_line("начать")
     await grisha.expect("Начинается «Мафия»", timeout=15)
     grisha.send_line("шепнуть Дуня встретимся у мельницы")
-    await grisha.expect("Вы шепчете Дуня: «встретимся у мельницы»")
+    await grisha.expect("Вы шепчете Дуне: «встретимся у мельницы»")
     await dunya.expect("Гриша шепчет вам: «встретимся у мельницы»")
     for client in (anna, boris, vika, grisha, dunya):
         await client.close()

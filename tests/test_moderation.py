@@ -82,7 +82,7 @@ async def test_login_throttle(server_factory):
         if attempt:
             await client.expect("Имя:")
         client.send_line("Вася")
-        await client.expect("Пароль для Вася:")
+        await client.expect("Пароль для Васи:")
         client.send_line("wrong")
         await client.expect("Неверное имя или пароль")
     await client.expect("Имя:")
@@ -90,7 +90,7 @@ async def test_login_throttle(server_factory):
     await client.expect(re.compile(r"Подождите \d+ секунд"))
     await asyncio.sleep(2.2)
     client.send_line("Вася")
-    await client.expect("Пароль для Вася:")
+    await client.expect("Пароль для Васи:")
     client.send_line("secret1")
     await client.expect("Добро пожаловать в корчму")
     await client.close()

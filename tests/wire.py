@@ -28,16 +28,11 @@ def unique_prefix(name: str, names: list[str]) -> str:
 
 
 def accusative(name: str) -> str:
-    """A Russian accusative the way a player types it after «на»: Бориса, Анну, Бот-Афанасия."""
-    if not re.search("[а-яё]$", name, re.I):
-        return name
-    if name[-1] in "аА":
-        return name[:-1] + "у"
-    if name[-1] in "яЯ":
-        return name[:-1] + "ю"
-    if name[-1] in "йЙьЬ":
-        return name[:-1] + "я"
-    return name + "а"
+    """A Russian accusative the way a player types it after «на»: Бориса, Анну, Бот-Афанасия
+    (from the morphology dictionary, as the server reads it back: world/morph.py)."""
+    from world import morph
+
+    return morph.inflect("ru", name, "acc")
 
 
 def literal_pieces(template: str) -> list[str]:

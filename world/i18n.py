@@ -6,7 +6,10 @@ so ``[hall] say = "..."`` is the key ``hall.say``. A message is either a string 
 category of the named parameter (``n`` by default).
 
 Inside a template, ``{n:#coin}`` prints the number with the right form of the noun from the
-``plural.coin`` table ("1 монета", "2 монеты", "5 монет"), and ``{n:@coin}`` the noun alone.
+``plural.coin`` table ("1 монета", "2 монеты", "5 монет"), and ``{n:@coin}`` the noun alone;
+``{n:#card:acc}`` the same in a case, from the morphology dictionary («берёт 1 карту»).
+``{name:dat}`` puts a parameter (a player's name) into a case: nom, gen, dat, acc, ins, loc
+(world/morph.py; a name the dictionary does not know stays as it is, and English ignores it).
 Colour tags (``<b>``, ``<y>``, ``</>``...) are markup of the catalog only: they are turned into
 zero-width markers before parameters are substituted, so text a player typed can never become
 markup.
@@ -21,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+
+from world import morph
 
 LANGUAGES = ("ru", "en", "uk")
 FALLBACK = {"ru": ("ru", "en"), "en": ("en", "ru"), "uk": ("uk", "en", "ru")}
@@ -82,11 +87,25 @@ def has(key: str, lang: str = "en") -> bool:
     return key in catalog(lang)
 
 
-def plural_noun(lang: str, noun: str, n: Any) -> str:
+def plural_noun(lang: str, noun: str, case: str, n: Any) -> str:
+    """The form of the ``plural.<noun>`` table's noun for ``n``; in a ``case`` other than the
+    nominative the table's "one" form is put into it by the dictionary (``{n:#card:acc}``: «1
+    карту, 3 карты, 5 карт»), the table's own form where the dictionary does not know the noun."""
     forms = lookup(lang, f"plural.{noun}")
     if not isinstance(forms, dict):
         return noun
-    return forms.get(plural_category(lang, n)) or forms["other"]
+    category = plural_category(lang, n)
+    if case and isinstance(n, int) and isinstance(forms.get("one"), str):
+        agreed = morph.agree(lang, forms["one"], n, case, category)
+        if agreed:
+            return agreed
+    return forms.get(category) or forms["other"]
+
+
+def _noun_case(spec: str) -> tuple[str, str]:
+    """``card:acc`` -> ("card", "acc"); ``card`` -> ("card", "")."""
+    noun, _, case = spec.partition(":")
+    return noun, case
 
 
 SPAN_UNITS = (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1))
@@ -102,12 +121,12 @@ def format_span(lang: str, seconds: Any, case: str = "") -> str:
         n, left = divmod(left, size)
         if n and len(parts) < 2 and not (unit == "second" and parts and seconds >= 3600):
             noun = f"{unit}_{case}" if case and lookup(lang, f"plural.{unit}_{case}") else unit
-            parts.append(f"{n} {plural_noun(lang, noun, n)}")
+            parts.append(f"{n} {plural_noun(lang, noun, '', n)}")
         elif parts:
             break  # "2 days 0 hours 5 minutes" reads as "2 days"
     if not parts:
         noun = f"second_{case}" if case else "second"
-        return f"0 {plural_noun(lang, noun, 0)}"
+        return f"0 {plural_noun(lang, noun, '', 0)}"
     return " ".join(parts)
 
 
@@ -116,17 +135,25 @@ class _Formatter(string.Formatter):
         self.lang = lang
 
     def format_field(self, value: Any, spec: str) -> str:
+        if spec and isinstance(value, str) and value.startswith(FRAGMENT):
+            return FRAGMENT + self.format_field(value.lstrip(FRAGMENT), spec)
         if spec.startswith("#"):
-            return f"{value} {plural_noun(self.lang, spec[1:], value)}"
+            return f"{value} {plural_noun(self.lang, *_noun_case(spec[1:]), value)}"
         if spec.startswith("@"):
-            return plural_noun(self.lang, spec[1:], value)
+            return plural_noun(self.lang, *_noun_case(spec[1:]), value)
         if spec.startswith("~"):
             return format_span(self.lang, value, spec[1:])
+        if spec in morph.CASES:
+            return morph.inflect(self.lang, str(value), spec)
         return super().format_field(value, spec)
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:
         if isinstance(key, str):
-            return render_value(self.lang, kwargs.get(key, "{" + key + "}"))
+            value = kwargs.get(key, "{" + key + "}")
+            if isinstance(value, bool) or value is None:  # never Python's True/False/None on a screen
+                value = nested("option.yes" if value else "option.no") if value is not None else "-"
+            rendered = render_value(self.lang, value, marked=True)
+            return FRAGMENT + rendered if _is_nested(value) else rendered
         return super().get_value(key, args, kwargs)
 
 
@@ -141,9 +168,17 @@ def nested_list(items: list[Any], sep: str = ", ") -> dict[str, Any]:
     return {"$list": list(items), "sep": sep}
 
 
-def render_value(lang: str, value: Any) -> Any:
+def _is_nested(value: Any) -> bool:
+    """A nested message or list: catalog text, unlike a name or words a player typed."""
+    if hasattr(value, "key") and hasattr(value, "params"):
+        return True
+    return isinstance(value, dict) and (isinstance(value.get("$msg"), str) or isinstance(value.get("$list"), list))
+
+
+def render_value(lang: str, value: Any, marked: bool = False) -> Any:
     """A parameter as it reads in ``lang``: a nested Msg, a ``{"$msg": key, "params": {...}}``
-    dict or a ``{"$list": [...], "sep": ", "}`` dict becomes text; anything else is itself."""
+    dict or a ``{"$list": [...], "sep": ", "}`` dict becomes text; anything else is itself.
+    ``marked`` (inside :func:`t`): each nested item of a list starts with FRAGMENT."""
     if hasattr(value, "key") and hasattr(value, "params"):  # a nested Msg
         return t(lang, value.key, **value.params)
     if isinstance(value, dict):
@@ -153,8 +188,24 @@ def render_value(lang: str, value: Any) -> Any:
         if isinstance(value.get("$list"), list):
             sep = value.get("sep")
             return (sep if isinstance(sep, str) else ", ").join(
-                str(render_value(lang, item)) for item in value["$list"])
+                (FRAGMENT if marked and _is_nested(item) else "") + str(render_value(lang, item))
+                for item in value["$list"])
     return value
+
+
+# Where a catalog fragment (a nested message) begins inside a line being rendered: a fragment
+# that opens a sentence («Живы 5 из 5. {statuses}») gets its capital letter there, whichever
+# message it came from. Player text never holds control characters (world.text.clean_controls),
+# and the mark never leaves t(). Names and typed words are not fragments: never re-cased.
+FRAGMENT = "\x1f"
+_SENTENCE_OPENS_RE = re.compile(r"([.!?](?:\x1e.)*\s+)((?:\x1e.|\x1f)*\x1f(?:\x1e.|\x1f)*)(\w)")
+
+
+def _capitalize_sentences(text: str) -> str:
+    if FRAGMENT not in text:
+        return text
+    text = _SENTENCE_OPENS_RE.sub(lambda m: m.group(1) + m.group(2) + m.group(3).upper(), text)
+    return text.replace(FRAGMENT, "")
 
 
 @lru_cache(maxsize=4096)
@@ -182,7 +233,7 @@ def t(lang: str, key: str, **params: Any) -> str:
         form = "zero" if n == 0 and "zero" in template else plural_category(lang, n)
         template = template.get(form) or template["other"]
     try:
-        return _Formatter(lang).vformat(template, (), params)
+        return _capitalize_sentences(_Formatter(lang).vformat(template, (), params))
     except (ValueError, IndexError, KeyError, AttributeError):
         return template
 

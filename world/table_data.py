@@ -8,6 +8,7 @@ from typing import Any
 from games import registry
 from games.base import GameEngine
 
+from . import table_options
 from .rooms import table_room
 from .models import GameTable, Seat
 
@@ -93,10 +94,10 @@ class Table:
         """The cause, for admins (a table broken before causes were kept has its reason only)."""
         return (self.outcome or {}).get("detail", self.broken_reason) if self.state_name == "broken" else None
 
-    def options_text(self) -> str:
-        # Lists and maps (a Mafia sign-up) are the game's business, not a setting to show.
-        return " ".join(f"{k}={v}" for k, v in sorted(self.options.items())
-                        if v is not None and not isinstance(v, (dict, list)))
+    def options_text(self) -> Any:
+        """The options as a player reads them, in the reader's language (world/table_options.py):
+        a nested message list, or None when there is nothing to show."""
+        return table_options.shown(self.options)
 
 
 async def table_of_row(row: GameTable) -> Table:

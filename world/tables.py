@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from games import registry
 from games.base import RuleError
 
+from . import table_options
 from .accounts import name_key
 from .db import transaction
 from .rooms import HALL
@@ -104,7 +105,7 @@ class TableManager:
         engine = registry.get(game_name)
         if engine is None:
             raise TableError("table.no_such_game", game=game_name,
-                             games=", ".join(sorted(registry.all_games())))
+                             games=table_options.game_list(registry.all_games()))
         if self._unless_finished(account.id) is not None:
             raise TableError("table.already_at_table")
         # config [games.<name>] holds this server's defaults for the game's options.

@@ -827,6 +827,11 @@ async def cancel(ctx: Ctx) -> None:
 async def ready(ctx: Ctx) -> None:
     seat = Seat(ctx)
     await act(ctx, {"type": "ready"}, seat.table)
+    # The engine says nothing until the phase ends; the player is told it counted. (When this
+    # was the last one the phase is over, and its news is the answer.)
+    table = seat.table
+    if table.game is not None and table.engine.view(table.game, seat.number).get("ready"):
+        ctx.reply_msg(msg("mafia.view.ready"))
 
 
 @command("team", "свои", "свої", "своим", "своїм", game=GAME)

@@ -33,19 +33,12 @@ class GameSeat:
     def find_player(self, word: str, preferred: list[int]) -> int | None:
         """A seat by a unique start of a player's name (first among ``preferred``, then the
         other pools of ``_pools``); a Russian or Ukrainian name in another case («на Бориса»,
-        «Анну») by its stem when nothing else matches. None: nobody; ambiguous: raises."""
+        «Анну») as the morphology dictionary reads it (commands/names.py). None: nobody;
+        ambiguous: raises."""
         word = word.lstrip("@").strip(self.trim)
         if not word:
             return None
-        found = self._match(word, preferred)
-        for cut in (1, 2):
-            if found is not None or len(word) - cut < 2:
-                break
-            try:
-                found = self._match(word[:-cut], preferred)
-            except CommandError:
-                break
-        return found
+        return self._match(word, preferred)
 
     def _pools(self, preferred: list[int]) -> tuple[list[int], ...]:
         everyone = [s.number for s in self.table.seats]

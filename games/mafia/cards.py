@@ -31,7 +31,8 @@ def _check_play(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dict[s
         raise _err("bad_arg", name="play", value=play if isinstance(play, str) else None)
     target = action.get("target")
     if (play == "pass") == (target == seat):  # Пас: another living seat; every other play: the user
-        raise _err("bad_target", ability=ab.key, target=target if E._json_scalar(target) else None)
+        raise _err("bad_target", ability=ab.key, target=target if E._json_scalar(target) else None,
+                   why="self" if play == "pass" else "not_self")
     out: dict[str, Any] = {"play": play}
     if play == "bluff":  # Блеф: +5 personas of one kind, tonight only
         persona = action.get("persona")

@@ -223,37 +223,55 @@ def _why_not(s: MafiaState, seat: int, ab: Ability) -> str | None:
 
 
 def _target_ok(s: MafiaState, seat: int, ab: Ability, target: Any) -> bool:
+    return target_refusal(s, seat, ab, target) is None
+
+
+def target_refusal(s: MafiaState, seat: int, ab: Ability, target: Any) -> str | None:
+    """Why ``target`` may not be given ``ab`` now (the ``why`` of ``mafia.error.bad_target``),
+    None when it may: the one reason that applies, so a refusal names it instead of every rule."""
     kind = ab.target
     if kind == "none":
-        return target is None
+        return None if target is None else "no_target"
     if kind == "self":
-        return target == seat
+        return None if target == seat else "not_self"
     if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < s.players:
-        return False
+        return "not_a_player"
     if kind == "dead":  # (Улики: only a character who died last night)
-        return not s.alive[target] and (ab.key != "evidence" or s.dead_at[target] == s.index - 1)
+        if s.alive[target]:
+            return "alive"
+        return None if ab.key != "evidence" or s.dead_at[target] == s.index - 1 else "died_before"
     if not s.alive[target]:
-        return False
+        return "dead"
     if kind == "other" and target == seat:
-        return False
+        return "self"
     if ab.distinct and target in s.used_on[seat].get(ab.key, ()):
-        return False
+        return "again"
     if ab.key == "militia":
-        if target == seat or (s.roles[seat] == "killer" and s.roles[target] in ("boss", "killer")):
-            return False
+        if target == seat:
+            return "self"
+        if s.roles[seat] == "killer" and s.roles[target] in ("boss", "killer"):
+            return "own_team"
     if ab.key == "patrol" and target == seat and s.hospital(seat):
-        return False
+        return "self"
     orders = s.orders[seat]
     for other in ab.not_with_target:
         if other in orders and orders[other].get("target") == target:
-            return False
+            return "taken"
     # the other direction: an ordered ability that may not share its target with this one
     for key, order in orders.items():
         if key != ab.key and order.get("target") == target and target is not None:
             mine = abilities(s, seat).get(key)
             if mine is not None and ab.key in mine.not_with_target:
-                return False
-    return target not in P.refused(s, seat, ab)  # public roles (Социопат, Миллионер, Алкаш, ...)
+                return "taken"
+    if target in P.refused(s, seat, ab):  # public roles (Социопат, Миллионер, Алкаш, ...)
+        if ab.key in ("beer", "fake_beer", "diversion") and s.hospital(target):
+            return "hospital"
+        if ab.key == "diversion" and s.jailed(target):
+            return "jailed"
+        if ab.key in ("fake_beer", "mail"):  # Ерш after Пиво, the Бард's letters: once per target
+            return "again"
+        return "protected"
+    return None
 
 
 def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[Any]:
@@ -673,11 +691,12 @@ class Mafia:
             target = seat
         old = s.orders[seat].pop(key, None)  # a changed order replaces the old one (kept if refused)
         try:
-            if not (key == "mail" and target == "city" and "city" not in P.refused(s, seat, ab)) \
-                    and not _target_ok(s, seat, ab, target):
-                raise _err("bad_target", ability=key, target=target if _json_scalar(target) else None)
+            why_not = None if key == "mail" and target == "city" and "city" not in P.refused(s, seat, ab) \
+                else target_refusal(s, seat, ab, target)
+            if why_not is not None:
+                raise _err("bad_target", ability=key, target=target if _json_scalar(target) else None, why=why_not)
             if key == "mail" and target == seat:
-                raise _err("bad_target", ability=key, target=target)
+                raise _err("bad_target", ability=key, target=target, why="self")
             if extra is None:
                 extra = _check_args(s, ab, action, seat)
                 P.check_order(s, seat, ab, extra)

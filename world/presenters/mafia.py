@@ -21,7 +21,7 @@ from games.mafia import public_roles as PR
 from games.mafia import roles as R
 from games.mafia import versions as V
 
-from ..i18n import nested, nested_list
+from ..i18n import has, nested, nested_list
 from ..messages import Msg, msg
 from . import LastShown, present_params, seat_name
 from .mafia_names import (
@@ -186,6 +186,9 @@ def localize_params(table: "Table | None", params: dict[str, Any]) -> dict[str, 
             out["target"] = seat_name(table, target)
         elif target is None:
             out["target"] = "-"
+    if "why" in out or "target" in out:  # bad_target: the one reason (mafia_targets.toml)
+        why = f"mafia.target_why.{out.get('why')}"
+        out["why"] = nested(why if has(why) else "mafia.target_why.other")
     if "name" in out and out["name"] in ARG_NAMES:
         value = out.get("value")
         out["name"] = arg_name(out["name"])
