@@ -861,8 +861,9 @@ def test_view_and_status_render_for_every_viewer():
                             assert f"1. {first.name['en']} — {first.text['en']}" in en
                         else:
                             assert "Ваша рука пуста" in ru
-                        if seat in awaited:
-                            assert "Ваш ход" in ru
+                        if seat in awaited:  # a window open to all is no "your move"
+                            reaction = state.stage == "counter" or (state.stage == "fight" and view.get("active") != seat)
+                            assert ("Можно ответить" if reaction else "Ваш ход") in ru
                     if state.stage == "fight":
                         assert "Бой:" in ru and "Fight:" in en
                     if state.stage == "counter":

@@ -395,9 +395,14 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
 
 
 def _your_move(view: dict[str, Any], seat: int, seconds: int | None) -> Msg:
+    """«Ваш ход» on the viewer's own turn and in their own fight; «Можно ответить» in a window
+    open to everyone (someone else's fight, the counter-revolution)."""
+    stage = view.get("stage")
+    reaction = stage == "counter" or (stage == "fight" and view.get("active") != seat)
+    move = "may_answer" if reaction else "your_move"
     if seconds is not None:
-        return msg("revolution.view.your_move_until", seconds=seconds, hint=hint(view, seat))
-    return msg("revolution.view.your_move", hint=hint(view, seat))
+        return msg(f"revolution.view.{move}_until", seconds=seconds, hint=hint(view, seat))
+    return msg(f"revolution.view.{move}", hint=hint(view, seat))
 
 
 # -- the status after every change -------------------------------------------------------------
