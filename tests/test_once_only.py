@@ -4,6 +4,9 @@ table (issue 14, "Every line once, short, and right").
 1. The observer Master of a Mafia table (telnet, and a second Master over SSH) reads each public
    event once, not once as a watcher and once as the Master: the same public events as a plain
    watcher, in the same order.
+2. A Coup income is one line, over telnet and SSH: the declaration is taken at once and its
+   result says it («Анна получает доход…»), so the declaration prints nothing (client scripts
+   still get its GMCP event).
 """
 from __future__ import annotations
 
@@ -77,3 +80,41 @@ async def test_mafia_observer_master_reads_each_public_event_once(server_factory
     for client in (anna, vika, guest):
         await client.close()
     await warden.close()
+
+
+async def test_coup_income_is_one_line_for_every_reader(server):
+    anna = await log_in(server.telnet_port, "Анна", gmcp=True, naws=(200, 50))
+    number = await open_table(anna, "открыть переворот seats=3 first=1 turn=300 reaction=300")
+    boris = await connect(server.ssh_port, "Boris", password="secret1", width=200)
+    await boris.expect("Boris")
+    boris.send_line("lang en")
+    await boris.expect("Language: English")
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    anna.send_line("боты 1")
+    await anna.expect("За стол садится 1 бот")
+    guest = await log_in(server.telnet_port, "Гость", gmcp=True, naws=(200, 50))
+    guest.send_line(f"watch {number}")
+    await guest.expect(f"{number}")
+    anna.send_line("начать")
+    await anna.expect("Ваш ход", timeout=10)
+    anna.send_line("доход")
+    result = {anna: "Анна получает доход: 1 монету (всего 3 монеты).",
+              boris: "Анна takes 1 coin of income (3 coins in all).",
+              guest: "Анна получает доход: 1 монету (всего 3 монеты)."}
+    for reader, line in result.items():
+        await reader.expect(line, timeout=10)
+    await boris.expect("Boris's turn")
+    for reader in (anna, guest):
+        await reader.settle(0.5)
+    for reader, line in result.items():
+        text = flat(reader.text)
+        assert text.count(line) == 1, text[-2000:]
+        for declared in ("берёт доход", "takes income"):  # the declaration's words
+            assert declared not in text, text[-2000:]
+    # The scripts' contract is unchanged: the declaration's GMCP event still comes, once.
+    declares = [d for n, d in guest.gmcp_messages if n == "Korchma.Game.Event" and d["key"] == "coup.declare"]
+    assert [d["params"] for d in declares] == [{"actor_seat": 0, "action": "income"}]
+    for client in (anna, guest):
+        await client.close()
+    await boris.close()
