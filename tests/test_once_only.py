@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import re
 
+import pytest
+
 from tests.ssh_client import connect
 from tests.telnet_client import log_in
 from tests.wire import open_table
@@ -118,3 +120,123 @@ async def test_coup_income_is_one_line_for_every_reader(server):
     for client in (anna, guest):
         await client.close()
     await boris.close()
+
+
+# -- 3. the property: over seeded bot games of every engine ------------------------------------
+
+NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дарья", "Егор", "Жанна", "Захар", "Ирина", "Кирилл",
+         "Лада", "Марк")
+PLAYERS = {"coup": (2, 3, 4, 6), "whispers": (5, 6, 8), "revolution": (3, 4, 5), "mafia": (5, 7, 9),
+           "bids": (2, 3, 4)}
+GAMES_PER_ENGINE = 20
+MAX_STEPS = 1500
+
+
+def _render(message) -> str:
+    from world.i18n import strip_marks, t
+
+    return flat(strip_marks(t("ru", message.key, **message.params)))
+
+
+def _bot_game(name: str, seed: int, checks) -> int:
+    """One seeded game of bots, with every reader (each seat and a watcher) reading each step as
+    the server would send it: the events they may see (less those another event of the step
+    says: ``said_elsewhere``), then their status (``present_status``). ``checks(reader, lines,
+    statuses)`` gets each reader's lines of each step ((key, text, written by a player) for the
+    events, (key, text) for the status); returns the number of steps."""
+    import random
+    from datetime import datetime, timedelta, timezone
+
+    from games import registry
+    from games.base import SPECTATOR
+    from world.messages import Msg
+    from world.presenters import present_params, present_status, said_elsewhere
+    from world.table_data import SeatInfo, Table
+
+    engine = registry.get(name)
+    rng = random.Random(seed)
+    players = rng.choice(PLAYERS[name])
+    table = Table(number=10_000 + seed, game_name=name, engine=engine, options={}, host="Анна",
+                  seats_total=players, seed=seed,
+                  seats=[SeatInfo(number=i, name=NAMES[i], account_id=i + 1) for i in range(players)])
+    table.game = state = engine.new(players, {}, seed)
+    start = getattr(engine, "start_events", None)
+    events = list(start(state)) if start else []
+    readers = list(range(players)) + [SPECTATOR]
+    steps = 0
+    while True:
+        awaited = {a.seat for a in engine.awaiting(state)}
+        deadline = datetime.now(timezone.utc) + timedelta(seconds=30.5)
+        quiet = said_elsewhere(table, events)
+        for reader in readers:
+            seat = None if reader == SPECTATOR else reader
+            lines = [(e.key, _render(Msg(e.key, present_params(table, e.params))), "text" in e.params)
+                     for i, e in enumerate(events)
+                     if i not in quiet and (e.audience.kind == "all" if seat is None else e.audience.includes(seat))]
+            statuses = present_status(table, engine.view(state, reader), seat, deadline, awaited)
+            checks(reader, lines, [(m.key, _render(m)) for m in statuses])
+        if engine.outcome(state) is not None or steps >= MAX_STEPS:
+            return steps
+        wait = rng.choice(engine.awaiting(state))
+        legal = engine.legal(state, wait.seat)
+        action = engine.bot_action(engine.view(state, wait.seat), legal, rng, "normal")
+        events = list(engine.apply(state, wait.seat, action))
+        table.step = steps = steps + 1
+
+
+def _pairs_said_twice(lines: list[tuple[str, str, bool]], names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Two lines of two kinds of event in one step about the same player that share the words
+    of what they did: an action and its result said twice («Анна берёт доход…» then «Анна
+    получает доход…»): at least two words, and half of the shorter line's. (Two events of one
+    kind are two deeds: two cards lost at once.)"""
+    def words(line: str) -> set[str]:
+        return {w for w in re.findall(r"[а-яёa-z]{4,}", line.lower()) if w not in lowered}
+
+    lowered = {n.lower() for n in names}
+    out = []
+    for i, (first_key, first, _) in enumerate(lines):
+        for second_key, second, _ in lines[i + 1:]:
+            if first_key == second_key:
+                continue
+            who = next((n for n in names if first.startswith(n + " ") and second.startswith(n + " ")), None)
+            shared = words(first) & words(second)
+            if who is not None and len(shared) >= 2 and 2 * len(shared) >= min(len(words(first)), len(words(second))):
+                out.append((first, second))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_no_reader_reads_an_event_twice_in_seeded_bot_games(name):
+    """For every reader of every step: no line twice; no status line repeating an event line of
+    the same step («Сейчас: …» after the declaration it restates); no action and its result as
+    two lines about the same player; and the table's status line only when it changed."""
+    problems: list[str] = []
+    last_line: dict[int, str] = {}
+    said = {"lines": 0, "status": 0}
+
+    def checks(reader, lines, statuses):
+        # (Letters are players' words: two of them may say the same.)
+        texts = [text for _, text, written in lines if not written] + [text for _, text in statuses]
+        said["lines"] += len(lines)
+        said["status"] += len(statuses)
+        repeated = [text for text in set(texts) if texts.count(text) > 1]
+        if repeated:
+            problems.append(f"{name} reader {reader}: twice in one step: {repeated}")
+        for _, line, _ in lines:
+            body = line.rstrip(".!")
+            for key, text in statuses:
+                if len(body) >= 20 and body in text:
+                    problems.append(f"{name} reader {reader}: the status says the event again: {line!r} / {text!r}")
+        for pair in _pairs_said_twice(lines, NAMES):
+            problems.append(f"{name} reader {reader}: an action and its result: {pair}")
+        for key, text in statuses:
+            if key.endswith(".status.line"):
+                if last_line.get(reader) == text:
+                    problems.append(f"{name} reader {reader}: the same table line again: {text!r}")
+                last_line[reader] = text
+
+    for seed in range(GAMES_PER_ENGINE):
+        last_line.clear()
+        _bot_game(name, seed, checks)
+    assert said["lines"] > 0 and said["status"] >= 0  # (the games were read)
+    assert not problems, "\n".join(problems[:15]) + f"\n... {len(problems)} in all"
