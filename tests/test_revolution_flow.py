@@ -792,7 +792,7 @@ def test_every_event_renders_per_reader_and_survives_json():
         "Анна beats Czechoslovak Legion with the help of Бот-Евсей: +2 levels, now level 9.")
     assert render("en", "revolution.played", {"seat": 0, "card": "mandat_rekvizicii", "target_seat": 1,
                                               "item": "maxim"}) == (
-        "Анна plays Requisition warrant on Boris's Maxim machine gun.")
+        "Анна plays Requisition warrant and takes Maxim machine gun from Boris.")  # (the taking prints no line)
     assert (t("en", "game.revolution"), t("ru", "game.revolution"), t("uk", "game.revolution")) == (
         "Revolution", "Революция", "Революція")
 
