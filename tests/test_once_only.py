@@ -6,7 +6,8 @@ table (issue 14, "Every line once, short, and right").
    watcher, in the same order.
 2. A Coup income is one line, over telnet and SSH: the declaration is taken at once and its
    result says it («Анна получает доход…»), so the declaration prints nothing (client scripts
-   still get its GMCP event).
+   still get its GMCP event); the table line comes once for the new turn.
+3. Seeded bot games of all five engines, read per reader the way the server sends them.
 """
 from __future__ import annotations
 
@@ -114,6 +115,10 @@ async def test_coup_income_is_one_line_for_every_reader(server):
         assert text.count(line) == 1, text[-2000:]
         for declared in ("берёт доход", "takes income"):  # the declaration's words
             assert declared not in text, text[-2000:]
+    # The table line once for the new turn; the time left in the one wording, the verb agreeing.
+    assert flat(anna.text).count("[ход 2]") == 1 and flat(boris.text).count("[turn 2]") == 1
+    assert re.search(r"Ждём: Boris \(осталось \d+ секунд\w*\)\.", flat(anna.text))
+    assert re.search(r"Your move \(\d+ seconds left\): income", flat(boris.text))
     # The scripts' contract is unchanged: the declaration's GMCP event still comes, once.
     declares = [d for n, d in guest.gmcp_messages if n == "Korchma.Game.Event" and d["key"] == "coup.declare"]
     assert [d["params"] for d in declares] == [{"actor_seat": 0, "action": "income"}]
