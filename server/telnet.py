@@ -12,7 +12,8 @@ What a client gets:
 * **CHARSET** (RFC 2066): UTF-8, WINDOWS-1251, KOI8-R and KOI8-U offered. A client that accepts one
   skips the encoding menu; everybody else is asked (``Session.ask_encoding``).
   Input is decoded and output encoded with the session's encoding, errors replaced.
-* **EOR / GA** after every prompt (EOR if agreed, else GA unless SGA was agreed).
+* **EOR / GA** after every prompt (EOR if agreed, else GA unless SGA was agreed). The prompt is
+  sent again after output the player did not ask for (a say, a game event).
 * **GMCP** (``Korchma.*``, see docs/gmcp.md), **MSSP** for MUD crawlers (also the plain-text
   ``MSSP-REQUEST``), **MCCP2** output compression. MCCP3 (compressed input) is not offered:
   unbounded decompression of client input would be a memory bomb.
@@ -51,6 +52,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("korchma.telnet")
 LANGUAGE_NAMES = {"ru": "Russian", "en": "English", "uk": "Ukrainian"}
+#: Seconds the prompt waits after unasked-for output, for the rest of the same burst.
+REPROMPT_DELAY = 0.05
 
 #: What to send for characters an 8-bit encoding lacks (KOI8-R has no « », for instance).
 FALLBACKS = {"«": '"', "»": '"', "„": '"', "“": '"', "”": '"', "‘": "'", "’": "'", "‚": "'",
@@ -80,7 +83,7 @@ class TelnetSession(Session):
     kind = "telnet"
     # Slots keep the instance dict to the base class's attributes (a small shared-key dict).
     __slots__ = ("protocol", "writer", "door", "_buf", "_cr", "_discard", "_lines", "_worker",
-                 "_started", "_gone", "_echo_off", "_at_prompt", "_paused")
+                 "_started", "_gone", "_echo_off", "_at_prompt", "_paused", "_reprompt")
 
     def __init__(self, app: "AppServices", protocol: KorchmaTelnetProtocol, address: str) -> None:
         super().__init__(app, address)
@@ -97,6 +100,7 @@ class TelnetSession(Session):
         self._echo_off = False
         self._at_prompt = False  # the cursor sits after a prompt
         self._paused = False
+        self._reprompt: asyncio.TimerHandle | None = None  # the prompt due after unasked-for output
 
     # -- output -------------------------------------------------------------------------
 
@@ -121,6 +125,8 @@ class TelnetSession(Session):
         if self._at_prompt:  # something arrived while the player sits at the prompt
             data = b"\r\n" + data
             self._at_prompt = False
+        if self._worker is None:  # not an answer to a typed line: the prompt follows it again
+            self._prompt_soon()
         w = self.writer
         w._write(data, escape_iac=False)
         transport = w.transport
@@ -137,6 +143,21 @@ class TelnetSession(Session):
             self.writer.write(b"> ")
             self._at_prompt = True
         self._mark_prompt()
+
+    def _prompt_soon(self) -> None:
+        """After output the player did not just ask for (a say, a game event): the prompt again,
+        with its GA/EOR, so a MUD client shows ``>`` and the half-typed line goes on below it.
+        Once per burst: a step's lines may come over several loop turns (the inbox is written
+        between them), so the prompt waits :data:`REPROMPT_DELAY` for the rest."""
+        if self._reprompt is None and self.account is not None:
+            self._reprompt = asyncio.get_running_loop().call_later(REPROMPT_DELAY, self._prompt_again)
+
+    def _prompt_again(self) -> None:
+        self._reprompt = None
+        # A typed line being handled prompts when it is done; an open dialogue (a hidden
+        # password) asks with its own words.
+        if self._worker is None and self.dialog is None:
+            self.send_prompt()
 
     def _mark_prompt(self) -> None:
         w = self.writer

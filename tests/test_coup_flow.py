@@ -274,11 +274,13 @@ def test_status_says_until_when_to_those_not_awaited():
     awaited = {w.seat for w in ENGINE.awaiting(state)}
     assert awaited == {1, 2}
     anna = lines(ENGINE.view(state, 0), 0, 20, awaited)
-    assert "Ждём: Boris (ещё 20 секунд)." in anna and any(line.startswith("Сейчас: Анна") for line in anna)
+    assert "Ждём: Boris (осталось 20 секунд)." in anna
+    # The declaration's own line said what is pending: the status does not say it again.
+    assert not any(line.startswith("Сейчас:") for line in anna), anna
     assert lines(ENGINE.view(state, 0), 0, 19, awaited) == []  # the same wait: nothing again
     boris = lines(ENGINE.view(state, 1), 1, 20, awaited)
     assert not any(line.startswith("Ждём") for line in boris)  # he is to act: his own move says it
-    assert any("ещё 20 секунд" in line for line in boris)
+    assert any(line.startswith("Можно ответить (осталось 20 секунд): вызов") for line in boris), boris
     ENGINE.apply(state, 1, {"type": "allow"})  # only the bot is left: no "waiting for" line
     watcher = lines(ENGINE.view(state, SPECTATOR), None, 18, {2})
     assert watcher and not any(line.startswith("Ждём") for line in watcher)
@@ -302,7 +304,9 @@ def test_waiting_for_people_is_said_when_someone_new_is_awaited():
 
     assert said("revolution", people, frozenset(), True) == "Ждём: Boris, Ева (осталось 30 секунд)."
     assert said("revolution", frozenset({3}), people, False) is None  # Boris answered: nothing new
-    assert said("whispers", frozenset({3}), frozenset({1}), False) == "Ждём: Ева (ещё 30 секунд)."
+    assert said("whispers", frozenset({3}), frozenset({1}), False) == "Ждём: Ева (осталось 30 секунд)."
+    assert said("coup", frozenset({3}), frozenset({1}), False, seconds=1) == "Ждём: Ева (осталась 1 секунда)."
+    assert said("coup", frozenset({3}), frozenset({1}), False, seconds=3) == "Ждём: Ева (осталось 3 секунды)."
     assert said("coup", people_awaited(table, {2}), frozenset(), True) is None  # a bot alone
     assert said("coup", people, frozenset(), True, seconds=None) is None
 

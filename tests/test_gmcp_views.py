@@ -314,9 +314,9 @@ async def three_at_coup(server: Any, door: str) -> tuple[Any, Any, Any, Any]:
     return anna, boris, vera, guest
 
 
-SAYS = {"telnet": {"sit": "Вы садитесь", "header": "Стол", "asked": "Можно оспорить",
+SAYS = {"telnet": {"sit": "Вы садитесь", "header": "Стол", "asked": "Можно ответить",
                    "hand": "карты", "end": "вызов (не верю) или пропустить."},
-        "ssh": {"sit": "You sit down", "header": "Table", "asked": "Open to challenges",
+        "ssh": {"sit": "You sit down", "header": "Table", "asked": "You may answer",
                 "hand": "hand", "end": "challenge or allow."}}
 
 

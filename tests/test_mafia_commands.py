@@ -791,12 +791,12 @@ def test_view_lines_read_well():
     other = (boss + 1) % 5
     ENGINE.apply(state, boss, {"type": "order", "ability": "interrogation", "target": other})
     text = "\n".join(render("ru", m) for m in P.describe(table, ENGINE.view(state, boss), boss, 540, {boss}))
-    assert text.splitlines()[0] == "Стол 3: «Мафия» (версия C), ночь 1 (ещё 9 минут). Живы 5 из 5."
+    assert text.splitlines()[0] == "Стол 3: «Мафия» (версия C), ночь 1 (осталось 9 минут). Живы 5 из 5."
     assert f"  {names[boss]} «{['Пивовар', 'Boris', 'Горец', 'Монах', 'Повар'][boss]}»: жив (это вы)" in text \
         or (names[boss] == "Boris" and "  Boris: жив (это вы)" in text)
     assert "Ваша тайная роль: Босс (Мафия); голос на Вече — 1 голос." in text
     assert f"Ваши заявки: Допрос → {names[other]}." in text
-    assert "Закончив с заявками, наберите: готов (ещё 9 минут)." in text
+    assert "Закончив с заявками, наберите: готов (осталось 9 минут)." in text
     assert "Сейчас можно: Допрос, Мозговой центр, Обрез под столом, Почта (осталось 3), Лечение, Паранойя." in text
     killer = state.roles.index("killer")
     assert f"свой: Киллер" in text or killer == boss

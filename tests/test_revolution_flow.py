@@ -795,7 +795,7 @@ def test_every_event_renders_per_reader_and_survives_json():
         "Анна beats Czechoslovak Legion with the help of Бот-Евсей: +2 levels, now level 9.")
     assert render("en", "revolution.played", {"seat": 0, "card": "mandat_rekvizicii", "target_seat": 1,
                                               "item": "maxim"}) == (
-        "Анна plays Requisition warrant on Boris's Maxim machine gun.")
+        "Анна plays Requisition warrant and takes Maxim machine gun from Boris.")  # (the taking prints no line)
     assert (t("en", "game.revolution"), t("ru", "game.revolution"), t("uk", "game.revolution")) == (
         "Revolution", "Революция", "Революція")
 
@@ -864,8 +864,9 @@ def test_view_and_status_render_for_every_viewer():
                             assert f"1. {first.name['en']} — {first.text['en']}" in en
                         else:
                             assert "Ваша рука пуста" in ru
-                        if seat in awaited:
-                            assert "Ваш ход" in ru
+                        if seat in awaited:  # a window open to all is no "your move"
+                            reaction = state.stage == "counter" or (state.stage == "fight" and view.get("active") != seat)
+                            assert ("Можно ответить" if reaction else "Ваш ход") in ru
                     if state.stage == "fight":
                         assert "Бой:" in ru and "Fight:" in en
                     if state.stage == "counter":

@@ -263,6 +263,37 @@ async def test_prompts_end_with_eor_or_ga(tavern, clients):
         assert set(c.prompt_marks) == {mark}  # login prompts too, and only the agreed kind
 
 
+async def test_prompt_follows_another_players_say_with_its_mark(tavern, clients):
+    """Output the player did not ask for (someone else's say, over SSH) is followed by the prompt
+    again, marked with the agreed GA or EOR, so a MUD client shows `>` below it and the line the
+    player was typing goes on there; one prompt for the burst, not one per line."""
+    from tests.ssh_client import connect
+
+    eor = await logged_in(clients, tavern.telnet_port, eor=True)
+    ga = await logged_in(clients, tavern.telnet_port, eor=False)
+    speaker = await connect(tavern.ssh_port, new_name("Говорун"), password="secret1")
+    for listener in (eor, ga):
+        await listener.settle(0.3)
+        listener.mark_here()
+    before = {eor: len(eor.prompt_marks), ga: len(ga.prompt_marks)}
+    speaker.send_line("say перебивка-за-столом")
+    for listener, mark in ((eor, "EOR"), (ga, "GA")):
+        await listener.expect("перебивка-за-столом")
+        heard = listener.mark
+
+        def prompted() -> bool:
+            return any(pos > heard for pos in listener.text_at_marks[before[listener]:])
+
+        await listener.wait_for(prompted)
+        await listener.settle(0.3)
+        new = list(zip(listener.prompt_marks[before[listener]:], listener.text_at_marks[before[listener]:]))
+        assert len(new) == 1, (mark, new, listener.text[heard - 60:])  # one prompt for the say
+        kind, pos = new[0]
+        assert kind == mark and pos > heard
+        assert listener.text[:pos].endswith("> "), repr(listener.text[heard - 60:pos])
+    await speaker.close()
+
+
 # -- MSSP and GMCP ---------------------------------------------------------------------------
 
 

@@ -32,13 +32,13 @@ async def _two_play_until_the_assassination(server: Any, boris: Any) -> str:
     # first would be a repeat to a new question (refused for a person at a text screen): Boris
     # says it in Russian the second time.
     for verbs in (("доход", "income"), ("дохід", "доход")):
-        await anna.expect(re.compile(r"Ваш ход \(ещё"))
+        await anna.expect(re.compile(r"Ваш ход \(остал"))
         anna.send_line(verbs[0])
         await boris.expect(re.compile(r"Your move \("))
         boris.send_line(verbs[1])
-    await anna.expect(re.compile(r"Ваш ход \(ещё"))
+    await anna.expect(re.compile(r"Ваш ход \(остал"))
     anna.send_line("убить Boris")
-    await boris.expect("Open to challenges.")
+    await boris.expect("You may answer (")
     await boris.expect("challenge or allow.")
     boris.anna = anna
     return hand

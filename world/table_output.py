@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from games.base import MASTER, SPECTATOR, Awaiting, Event, RuleError
 
 from .messages import Msg, msg
-from .presenters import present_params, present_question, present_status, present_view
+from .presenters import present_params, present_question, present_status, present_view, said_elsewhere
 from .waits import Answer, Steps, WaitBook, WaitsAsSeen
 
 if TYPE_CHECKING:
@@ -82,43 +82,56 @@ class TableOutput:
 
     async def send_events(self, events: list[Event]) -> None:
         table = self.table
-        for event in events:
+        quiet = said_elsewhere(table, events)
+        for index, event in enumerate(events):
+            printed = index not in quiet
             seats, watchers = self.recipients(event)
             message = Msg(event.key, self.render_params(event.params))
-            online: list[int] = []
+            # Each account once, whatever roles it has here (a seat, a watcher's chair, the
+            # Master's): the Master reads every event in the Master's form, not as a watcher too.
+            online: dict[int, None] = {}
             for number in seats:
                 account_id = table.seats[number].account_id
                 if account_id is None:
                     continue
                 here = self.world.is_online(account_id) and self.manager.at_table.get(account_id) == table.number
                 if here:
-                    online.append(account_id)
+                    online.setdefault(account_id)
+                if not printed:
+                    continue
                 if not here and (event.is_whisper or not self.world.is_online(account_id)):
                     # Away: kept in the inbox and shown at the next login, in order.
                     await self.world.keep(account_id, message, "game", table.number)
                 elif here and self.runner.keep_all:
                     # A forum-pace game keeps its news and results for rereading (`inbox`).
                     await self.world.keep(account_id, message, "game", table.number, delivered=True)
-            online.extend(w for w in watchers if self.world.is_online(w))
+            for watcher in watchers:
+                if watcher not in table.masters and self.world.is_online(watcher):
+                    online.setdefault(watcher)
             sessions = self.world.sessions_of(online)
-            self.world.send_to_sessions(sessions, message)
+            if printed:
+                self.world.send_to_sessions(sessions, message)
             payload = {"table": table.number, "key": event.key, "params": event.params,
                        "whisper": event.is_whisper}
             for session in sessions:
                 session.gmcp("Korchma.Game.Event", payload)
-            self._tell_masters(event, message, payload, seats)
+            self._tell_masters(event, message if printed else None, payload, seats, online)
 
-    def _tell_masters(self, event: Event, message: Msg, payload: dict[str, Any], seats: list[int]) -> None:
+    def _tell_masters(self, event: Event, message: Msg | None, payload: dict[str, Any], seats: list[int],
+                      reached: dict[int, None]) -> None:
         """The observer Master sees every event: the news as it is, and every whisper and order
-        marked with whom it was for."""
-        masters = self.world.sessions_of(m for m in self.table.masters if self.world.is_online(m))
+        marked with whom it was for (once: not to an account the event ``reached`` already)."""
+        masters = self.world.sessions_of(m for m in self.table.masters
+                                         if m not in reached and self.world.is_online(m))
         if not masters:
             return
         if event.audience.kind not in ("all", "master"):  # a whisper: say whom it was for
             names = ", ".join(self.table.seats[n].name for n in seats) or "-"
-            message = msg("master.whisper_to", names=names, text=message)
+            if message is not None:
+                message = msg("master.whisper_to", names=names, text=message)
             payload = {**payload, "to_seats": seats}
-        self.world.send_to_sessions(masters, message)
+        if message is not None:  # (None: its line is said by another event of the step)
+            self.world.send_to_sessions(masters, message)
         for session in masters:
             session.gmcp("Korchma.Game.Event", payload)
 
@@ -132,9 +145,12 @@ class TableOutput:
         awaited = self._note_step()
         viewers = [(s.account_id, s.number) for s in table.seats if s.account_id is not None]
         viewers += [(w, None) for w in table.watchers]
+        told: set[int] = set()  # each account one status, whatever roles it has here
         for account_id, number in viewers:
-            if not self.world.is_online(account_id) or self.manager.at_table.get(account_id) != table.number:
+            if account_id in told or not self.world.is_online(account_id) \
+                    or self.manager.at_table.get(account_id) != table.number:
                 continue
+            told.add(account_id)
             viewer = SPECTATOR if number is None else number
             view, _ = self.view(viewer)
             for message in present_status(table, view, number, self.runner.deadline,

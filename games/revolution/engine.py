@@ -170,9 +170,10 @@ class Revolution:
     def start_events(self, state: RevolutionState) -> list[Event]:
         s = state
         events = [Event(EVERYONE, "revolution.start", {"players": s.players, "deck": s.deck_name})]
-        for rolls in s.first_rolls:
+        for round_no, rolls in enumerate(s.first_rolls):
+            purpose = "first" if round_no == 0 else "first_again"  # the tied roll again: not the same line twice
             for seat, roll in rolls:
-                events.append(Event(EVERYONE, "revolution.roll", {"seat": seat, "roll": roll, "purpose": "first"}))
+                events.append(Event(EVERYONE, "revolution.roll", {"seat": seat, "roll": roll, "purpose": purpose}))
         events.append(Event(EVERYONE, "revolution.first", {"seat": s.active}))
         for seat in range(s.players):
             events.append(Event(_ONLY[seat], "revolution.dealt", {"seat": seat, "cards": list(s.hands[seat])}))

@@ -91,6 +91,14 @@ def present_params(table: "Table", params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def said_elsewhere(table: "Table", events: list[Any]) -> frozenset[int]:
+    """The indexes of a step's ``events`` whose line another event of the same step says in full
+    (the game presenter's ``said_by_others(events)``, e.g. Coup's declared income and its
+    result): they go to client scripts (GMCP) but print no line of their own."""
+    hook = getattr(_game_module(table), "said_by_others", None)
+    return frozenset(hook(events)) if hook is not None else frozenset()
+
+
 def _game_module(table: "Table") -> Any:
     name = f"{__name__}.{table.game_name}"
     try:

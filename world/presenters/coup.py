@@ -237,11 +237,18 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
 _LAST_STATUS = LastShown()
 
 
+# Stages whose status needs no "now" line: the event that opened them said it just before
+# (a declaration, a block, a challenge, a lost influence).
+_SAID_BY_EVENT = frozenset(("challenge_action", "challenge_block", "prove", "lose"))
+# Reaction windows: open to others than the one whose turn it is.
+REACTIONS = frozenset(("challenge_action", "block", "challenge_block"))
+
+
 def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
-    """(the table: turn, coins, cards, face-up cards; what is pending, without who allowed)."""
+    """(the table: coins, cards, face-up cards; what is pending, without who allowed)."""
     pending = dict(view.get("pending") or {})
     pending.pop("answered", None)
-    table = (view.get("turn"), tuple(view.get("coins", ())), tuple(view.get("cards", ())),
+    table = (tuple(view.get("coins", ())), tuple(view.get("cards", ())),
              tuple(tuple(f) for f in view.get("face_up", ())), tuple(view.get("alive", ())))
     now = (view.get("stage"), tuple(sorted(pending.items())), tuple(view.get("hand") or ()),
            tuple(view.get("drawn") or ()), view.get("shown"))
@@ -251,30 +258,40 @@ def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
 def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
            awaited: set[int]) -> list[Msg]:
     """After every change (world.runner calls it): a compact line of everyone's coins and cards
-    when they change or a turn begins, what is pending when that changes, and when the viewer
-    is to act, their cards and what they may type (with the time left); when someone else is to
+    when a turn begins and they changed since this viewer last saw it; what is pending when that
+    changes and no event just said it; and when the viewer is to act, what they may type (with
+    the time left; their cards on their own turn or when they changed); when someone else is to
     act, whom the game waits for and how long. Nothing is repeated: an "allow" that changes
     nothing else prints nothing."""
     key = (table.number, seat)
     table_sig, now_sig = _signatures(view)
-    mine = seat is not None and seat in awaited and view.get("stage") != "over"
+    stage = view.get("stage")
+    mine = seat is not None and seat in awaited and stage != "over"
     people = people_awaited(table, awaited)
-    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine, people))
+    last = _LAST_STATUS.shown.get(key)
     out: list[Msg] = []
-    if last is None or last[0] != table_sig:
+    shown_table = None if last is None else last[0]
+    if shown_table != table_sig and (last is None or stage in ("turn", "over")):
         out.append(msg("coup.status.line", turn=view.get("turn", 0), seats=_join(_seat_items(table, view))))
+        shown_table = table_sig
     now_changed = last is None or last[1] != now_sig
-    if now_changed and view.get("stage") not in ("turn", "over"):
+    was = None if last is None else last[1][0]
+    if now_changed and stage not in ("turn", "over") and stage not in _SAID_BY_EVENT \
+            and not (stage == "block" and was == "turn"):
         now = pending_msg(table, view)
         if now is not None:
             out.append(now)
+    hand = tuple(view.get("hand") or ())
+    shown_hand = None if last is None else last[4]
     if mine and (now_changed or last is None or not last[2]):
-        out.extend(_your_move(table, view, seat, seconds))
+        out.extend(_your_move(table, view, seat, seconds, hand=stage == "turn" or hand != shown_hand))
+        shown_hand = hand
     elif not mine:  # until when, for everyone else
         waiting = waiting_for_people("coup", table, view, people, frozenset() if last is None else last[3],
                                      now_changed, seconds)
         if waiting is not None:
             out.append(waiting)
+    _LAST_STATUS.swap(key, (shown_table, now_sig, mine, people, shown_hand))
     return out
 
 
@@ -292,9 +309,12 @@ def _seat_items(table: "Table", view: dict[str, Any]) -> list[Msg]:
     return items
 
 
-def _your_move(table: "Table", view: dict[str, Any], seat: int, seconds: int | None) -> list[Msg]:
+def _your_move(table: "Table", view: dict[str, Any], seat: int, seconds: int | None,
+               hand: bool = True) -> list[Msg]:
+    """The viewer's cards (unless ``hand`` is False), what was drawn or shown to them, and what
+    they may type: «Ваш ход» on their own turn and obligations, «Можно ответить» in a window."""
     out = []
-    if view.get("hand"):
+    if hand and view.get("hand"):
         out.append(msg("coup.view.hand", roles=role_list(view["hand"])))
     if view.get("drawn"):
         out.append(msg("coup.view.drawn", roles=role_list(view["drawn"]), n=view["cards"][seat]))
@@ -302,10 +322,11 @@ def _your_move(table: "Table", view: dict[str, Any], seat: int, seconds: int | N
         pending = view.get("pending") or {}
         out.append(msg("coup.view.shown", target=name_or_dash(table, pending.get("target")),
                        **_role_forms("role", view["shown"])))
+    move = "may_answer" if view.get("stage") in REACTIONS else "your_move"
     if seconds is not None:
-        out.append(msg("coup.view.your_move_until", seconds=seconds, hint=hint(view, seat)))
+        out.append(msg(f"coup.view.{move}_until", seconds=seconds, hint=hint(view, seat)))
     else:
-        out.append(msg("coup.view.your_move", hint=hint(view, seat)))
+        out.append(msg(f"coup.view.{move}", hint=hint(view, seat)))
     return out
 
 
@@ -315,3 +336,14 @@ def _join(items: list[Msg]) -> Any:
 
 # The functions the runner may look for, by name.
 status_line = status
+
+
+def said_by_others(events: list[Any]) -> list[int]:
+    """For ``said_elsewhere``: a declared income is taken at once, and its result line says it
+    («Анна получает доход: 1 монету (всего 3 монеты)»), so the declaration prints nothing."""
+    out = []
+    for index, (declared, result) in enumerate(zip(events, events[1:])):
+        if (declared.key == "coup.declare" and declared.params.get("action") == "income"
+                and result.key == "coup.income" and result.params.get("seat") == declared.params.get("actor_seat")):
+            out.append(index)
+    return out

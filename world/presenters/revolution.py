@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from ..table_data import Table
 
 SIDES = ("players", "opponent")
-PURPOSES = ("first", "escape", "arrest", "jail")
+PURPOSES = ("first", "first_again", "escape", "arrest", "jail")
 HOWS = ("roll", "buyout", "card", "term", "amnesty")
 PILES = ("turn", "loot")
 STAGES = ("jail", "open", "choose", "end", "fight", "counter", "over")
@@ -192,7 +192,8 @@ def event_params(table: "Table", raw: dict[str, Any], params: dict[str, Any]) ->
         out["gain"] = nested("revolution.delta.up" if n >= 0 else "revolution.delta.down", n=abs(n))
     out["with_helper"] = (nested("revolution.with_helper", name=params["helper_seat"])
                           if raw.get("helper_seat") is not None else "")
-    out["from"] = nested("revolution.from_hand") if raw.get("from_hand") else ""
+    out["from"] = (nested("revolution.from_hand") if raw.get("from_hand")
+                   else nested("revolution.from_draw") if raw.get("from_hand") is False else "")
     extra: Any = ""
     if raw.get("target_seat") is not None and raw.get("item") is not None and "success" not in raw:
         extra = nested("revolution.played_steal", target_seat=params.get("target_seat", ""),
@@ -395,9 +396,14 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
 
 
 def _your_move(view: dict[str, Any], seat: int, seconds: int | None) -> Msg:
+    """«Ваш ход» on the viewer's own turn and in their own fight; «Можно ответить» in a window
+    open to everyone (someone else's fight, the counter-revolution)."""
+    stage = view.get("stage")
+    reaction = stage == "counter" or (stage == "fight" and view.get("active") != seat)
+    move = "may_answer" if reaction else "your_move"
     if seconds is not None:
-        return msg("revolution.view.your_move_until", seconds=seconds, hint=hint(view, seat))
-    return msg("revolution.view.your_move", hint=hint(view, seat))
+        return msg(f"revolution.view.{move}_until", seconds=seconds, hint=hint(view, seat))
+    return msg(f"revolution.view.{move}", hint=hint(view, seat))
 
 
 # -- the status after every change -------------------------------------------------------------
@@ -406,13 +412,12 @@ _LAST_STATUS = LastShown()
 
 
 def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
-    """(the table: turn, whose, levels, jail terms, classes, parties, power, winner; what is
+    """(the table: turn, whose, levels, jail terms, power; what is
     going on now: the stage, the viewer's hand, the fight's totals and sides, the counter level)."""
     fight = view.get("fight") or {}
     counter = view.get("counter") or {}
     table = (view.get("turn"), view.get("active"), tuple(view.get("levels") or ()), tuple(view.get("jail") or ()),
-             tuple(view.get("class_keys") or ()), tuple(view.get("party_keys") or ()), view.get("ruling"),
-             view.get("winner"))
+             view.get("ruling"))  # what the table line shows: it is said again only when that changed
     now = (view.get("stage"), tuple(view.get("hand") or ()), fight.get("card"), fight.get("helper"),
            fight.get("players_total"), fight.get("opponent_total"), len(fight.get("offers") or {}),
            counter.get("level"), len(view.get("trades") or []))
@@ -471,3 +476,28 @@ def _status_items(table: "Table", view: dict[str, Any]) -> Any:
 
 
 status_line = status
+
+
+def said_by_others(events: list[Any]) -> list[int]:
+    """For ``said_elsewhere``: a card drawn face up that starts a fight or a revolution at once,
+    and a revolution played from the hand: the revolution's or the fight's line names the card
+    and what it did («Вера вступает в бой: Чехословацкий корпус (открытая карта хода)!»), so the
+    draw or the play prints nothing; and a requisition: its play says what it took («Глеб играет
+    «Мандат на реквизицию» и забирает «Наган» у игрока Анна»), so the taking prints nothing."""
+    out = []
+    for index, (played, result) in enumerate(zip(events, events[1:])):
+        same = played.params.get("seat") == result.params.get("seat")
+        if played.key == "revolution.played" and result.key == "revolution.revolution" and same \
+                and played.params.get("card") == result.params.get("card"):
+            out.append(index)
+        if played.key == "revolution.played" and result.key == "revolution.stolen" and same \
+                and played.params.get("item") == result.params.get("card") \
+                and played.params.get("target_seat") == result.params.get("target_seat"):
+            out.append(index + 1)
+    for index, drawn in enumerate(events):
+        if drawn.key == "revolution.drawn" and any(
+                result.key in ("revolution.fight", "revolution.revolution") and not result.params.get("from_hand")
+                and result.params.get("seat") == drawn.params.get("seat")
+                and result.params.get("card") == drawn.params.get("card") for result in events[index + 1:]):
+            out.append(index)
+    return out
