@@ -28,11 +28,13 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from games.base import Awaiting, Event, RuleError
 
+from .absence import Strike
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
 from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
+from .presenters.absence import timeout_events
 from .storage_pause import StoragePause
 from .table_output import TableOutput
 
@@ -180,7 +182,7 @@ class TableRunner:
         self.actions.append((seat, action))
         table.step = step
         self.output.acted(seat, step)
-        await self._send_events(events)
+        await self._send_events(timeout_events(table, seat, events) if by == "timeout" else events)
         self._send_status()
         if self.engine.outcome(table.game) is not None:
             await self._finish()
@@ -375,21 +377,15 @@ class TableRunner:
                 continue
             if wait not in self.engine.awaiting(table.game):
                 continue
-            seat = table.seats[wait.seat]
-            seat.timeouts += 1
+            # Only a missed decision of the seat's own counts; a bot may take the seat with it
+            # (world/absence.py).
+            strike = Strike(self, table.seats[wait.seat], wait)
             try:
                 await self._act_locked(wait.seat, wait.default, "timeout")
             except RuleError:
-                seat.timeouts -= 1  # not applied (storage): this timeout comes again
+                strike.undo()  # not applied (storage): this timeout comes again
                 raise
-            if (self.autopilot and seat.account_id is not None and not seat.autopilot
-                    and seat.timeouts >= self.afk_timeouts):
-                seat.autopilot = True
-                await self.world.deliver_or_keep(seat.account_id, msg("table.autopilot_on"), "system",
-                                                 table.number)
-                self.world.broadcast(table.room, msg("table.autopilot_seat", name=seat.name),
-                                     exclude=[seat.account_id])
-                self._schedule_bots()
+            await strike.tell()
 
     # -- bots -----------------------------------------------------------------------------------
 
