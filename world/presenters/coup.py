@@ -315,3 +315,7 @@ def _join(items: list[Msg]) -> Any:
 
 # The functions the runner may look for, by name.
 status_line = status
+
+# A seat's answer as it reads when the clock gave it (world/presenters/absence.py).
+TIMEOUT_FORMS = {"coup.allowed": "coup.timeout.allowed", "coup.declare": "coup.timeout.declare",
+                 "coup.lost": "coup.timeout.lost"}

@@ -463,3 +463,7 @@ def _status_items(table: "Table", view: dict[str, Any]) -> Any:
 
 
 status_line = status
+
+# A seat's answer as it reads when the clock gave it (world/presenters/absence.py).
+TIMEOUT_FORMS = {"revolution.passed": "revolution.timeout.passed",
+                 "revolution.trade_declined": "revolution.timeout.trade_declined"}
