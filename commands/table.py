@@ -217,11 +217,9 @@ async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:
     seat = table.seat_of(ctx.account.id)
     if seat is None:
         raise CommandError("table.not_seated")
-    info = table.seats[seat]
-    if info.autopilot:  # the player is back: the bot hands the seat over
-        info.autopilot = False
-        ctx.reply("table.autopilot_off")
     runner = table.runner
+    if take_seat_back(runner, seat):  # the player is back: the bot hands the seat over
+        ctx.reply("table.autopilot_off")
     answer = Answer(action=json.dumps(action, sort_keys=True, default=str), verb=ctx.verb.casefold(),
                     wait=ANSWERING_WAIT.get(),
                     scripted=any(reads_korchma_gmcp(s) for s in ctx.world.sessions_of([ctx.account.id])))
