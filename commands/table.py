@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from games.base import RuleError
+from world.absence import take_seat_back
 from world.accounts import parse_duration
 from world.db import is_storage_failure
 from world.messages import msg
