@@ -219,7 +219,7 @@ async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:
     if seat is None:
         raise CommandError("table.not_seated")
     runner = table.runner
-    if take_seat_back(runner, seat):  # the player is back: the bot hands the seat over
+    if take_seat_back(table, seat):  # the player is back: the bot hands the seat over
         ctx.reply("table.autopilot_off")
     answer = Answer(action=json.dumps(action, sort_keys=True, default=str), verb=ctx.verb.casefold(),
                     wait=ANSWERING_WAIT.get(),

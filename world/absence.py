@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 from games.base import Awaiting
 
 from .messages import msg
+from .presenters.absence import note_told
 
 if TYPE_CHECKING:
     from .runner import TableRunner
-    from .table_data import SeatInfo
+    from .table_data import SeatInfo, Table
 
 
 def counts(wait: Awaiting) -> bool:
@@ -42,6 +43,7 @@ class Strike:
         self.takeover = self.counted and self.replaceable and seat.timeouts >= runner.afk_timeouts
         if self.takeover:
             seat.autopilot = True
+            note_told(runner.table, seat.number)  # tell() says it, with why
 
     def undo(self) -> None:
         self.seat.timeouts, self.seat.autopilot = self.before
@@ -62,14 +64,15 @@ class Strike:
             await runner.world.deliver_or_keep(seat.account_id, msg(key, left=left), "system", table.number)
 
 
-def take_seat_back(runner: "TableRunner", number: int) -> bool:
+def take_seat_back(table: "Table", number: int) -> bool:
     """The seat's player typed a game command at the table: a bot that plays the seat for them
     stops now (its pending move is dropped) and the seat is theirs, before the command applies.
     True if a bot held the seat."""
-    seat = runner.table.seats[number]
-    if not seat.autopilot:
+    seat = table.seats[number]
+    if not getattr(seat, "autopilot", False):  # (a table's stand-in in the verbs' tests has none)
         return False
     seat.autopilot, seat.timeouts = False, 0
+    runner = table.runner
     task: Any = runner.bot_tasks.get(number)
     # A bot still thinking (asleep, or waiting for the table) is dropped; one that holds the
     # table's lock is past its check and finishes its move (cancelling it mid-write would undo a

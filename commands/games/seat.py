@@ -24,7 +24,7 @@ class GameSeat:
             raise CommandError("table.not_seated")
         # Any game command from the seat's player takes the seat back from a bot, before it is
         # read: the bot's pending move is dropped, so the command meets the state the player saw.
-        if take_seat_back(table.runner, seat):
+        if take_seat_back(table, seat):
             ctx.reply("table.autopilot_off")
         self.table = table
         self.number = seat

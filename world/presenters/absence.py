@@ -57,6 +57,12 @@ def held_by_bot(table: "Table", seat: int | None, awaited: set[int]) -> bool:
     return bool(getattr(info, "autopilot", False)) and not getattr(info, "is_bot", False)
 
 
+def note_told(table: "Table", seat: int) -> None:
+    """The player was just told in other words that a bot plays for them (the takeover's own
+    line): the status of this step says nothing more."""
+    _TOLD[(table.number, seat)] = True
+
+
 def held_status(table: "Table", seat: int | None, awaited: set[int]) -> tuple[set[int], list[Msg]]:
     """For the status after a change: (whom the player is shown awaited, the line to say first).
     While a bot holds the player's seat, the game's lines do not say «Ваш ход» (the bot answers);
