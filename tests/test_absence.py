@@ -181,7 +181,7 @@ async def test_revolution_refused_command_still_takes_the_seat_back(server_facto
     await anna.expect("За стол садится 1 бот")
     anna.send_line("начать")
     await anna.expect("Анна: нет ответа — ход по умолчанию.", timeout=120)
-    await anna.expect("Вы не ответили вовремя (1 раз подряд):", timeout=10)
+    await anna.expect("Вы не ответили вовремя: пока вы снова не сделаете ход, за вас играет бот.", timeout=10)
     count = len(anna.gmcp_messages)
     anna.send_line("конец")  # the end of a turn: not at this step
     await anna.expect("С возвращением")

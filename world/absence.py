@@ -54,8 +54,8 @@ class Strike:
         runner, seat = self.runner, self.seat
         table = runner.table
         if self.takeover:
-            await runner.world.deliver_or_keep(seat.account_id, msg("absence.bot_took_over", n=seat.timeouts),
-                                               "system", table.number)
+            key = "absence.bot_took_over" if seat.timeouts > 1 else "absence.bot_took_over_once"
+            await runner.world.deliver_or_keep(seat.account_id, msg(key, n=seat.timeouts), "system", table.number)
             runner.world.broadcast(table.room, msg("table.autopilot_seat", name=seat.name),
                                    exclude=[seat.account_id])
         elif self.counted and self.replaceable:

@@ -6,8 +6,8 @@ For each accepted action the runner
 3. only then sends the events to their audiences (live sessions now, the inbox for those away;
    what the table says is world/table_output.py),
 4. re-arms the deadline from ``awaiting()``, asks bots whose turn it is, and on timeout applies
-   the default action; a seat that times out ``afk_timeouts`` times in a row is played by a bot
-   until its player returns.
+   the default action; a seat that misses ``afk_timeouts`` decisions of its own in a row is
+   played by a bot until its player returns (world/absence.py).
 A restart rebuilds the game by replaying the log from the seed; the stored deadline carries on.
 A write that fails for storage trouble pauses the table until writes work again
 (storage_pause.py). A write the database refuses for any other reason is a bug that the same
