@@ -27,12 +27,12 @@ ANNA = {
                "warn_last": "Пропустите и следующее своё решение — за вас будет играть бот.",
                "took_over": "Вы не ответили вовремя (2 раза подряд):", "bot": "играет бот",
                "held": "За вас играет бот:", "back": "С возвращением", "your_move": "Ваш ход",
-               "income": "доход"},
+               "income": "доход", "hand": "карты"},
     "ssh": {"turn_hint": "дохід, іноземна, податок", "warned": "Ви не відповіли вчасно",
             "warn_last": "Пропустіть і наступне своє рішення — за вас гратиме бот.",
             "took_over": "Ви не відповіли вчасно (2 рази поспіль):", "bot": "грає бот",
             "held": "За вас грає бот:", "back": "З поверненням", "your_move": "Ваш хід",
-            "income": "дохід"},
+            "income": "дохід", "hand": "карти"},
 }
 
 
@@ -159,6 +159,9 @@ async def test_missed_own_turns_warn_then_a_bot_plays_until_any_game_command(ser
     boris.send_line("income")
     await anna.expect(says["held"], timeout=10)
     assert says["your_move"] not in anna.text[held_from:], anna.text[held_from:]
+    anna.send_line(says["hand"])  # looking does not take the seat back; the table says who plays
+    await anna.expect(says["held"], timeout=5)
+    assert says["back"] not in anna.text[held_from:]
     anna.send_line(says["income"])
     await anna.expect(says["back"], timeout=5)
     await vera.expect("Анна получает доход", timeout=10)
@@ -222,3 +225,42 @@ async def test_bids_warning_counts_down_and_timeouts_read_as_timeouts(server_fac
     assert anna.text.count("Анна: нет ответа — тайная ставка делается по умолчанию.") == 3, anna.text
     assert "Анна делает тайную ставку" not in anna.text
     await anna.close()
+
+
+async def test_whispers_timed_out_move_reads_as_a_timeout(server_factory):
+    """«Шептуны» over SSH, in English: Анна lets her turn run out; the table reads the move the
+    clock made as a timeout, and only the bot that then plays for her makes moves in her name."""
+    srv = server_factory("[tables]\nafk_timeouts = 1\nbot_delay = 0.05")
+    anna = await connect(srv.ssh_port, "Анна", password="secret1", width=200)
+    await anna.expect("Анна")
+    anna.send_line("lang en")
+    await anna.expect("Language: English")
+    await open_table(anna, "open whispers turn=10 seats=3")
+    anna.send_line("bots 2")
+    await anna.expect("sit down: 2 bots")
+    anna.send_line("start")
+    timed_out = re.compile(r"Анна did not answer: (a card is put in front of|the passed card is taken|"
+                           r"their own card is discarded)")
+    await anna.expect(timed_out, timeout=60)
+    await anna.expect("You did not answer in time:", timeout=10)
+    echo = re.search(r"Анна (puts a card in front|takes the passed card|discards their card)", anna.text)
+    assert echo is None or echo.start() > timed_out.search(anna.text).start(), anna.text
+    await anna.close()
+
+
+def test_mafia_says_nothing_of_a_phase_that_runs_out_and_others_lead_with_a_line():
+    """Mafia's timed-out `ready` stays unannounced; a timed-out step with no echo of the answer
+    gets the one lead line; an echo becomes its timeout form (only for the seat that timed out)."""
+    from types import SimpleNamespace
+
+    from games.base import Audience, Event
+    from world.presenters.absence import TIMEOUT_LEAD, timeout_events
+
+    news = [Event(Audience.everyone(), "mafia.phase", {"phase": "day"})]
+    assert timeout_events(SimpleNamespace(game_name="mafia"), 0, news) == news
+    drawn = [Event(Audience.everyone(), "revolution.drawn", {"seat": 1, "card": "x"})]
+    lead, same = timeout_events(SimpleNamespace(game_name="revolution"), 1, drawn)
+    assert lead.key == TIMEOUT_LEAD and lead.params == {"seat": 1} and same == drawn[0]
+    allowed = [Event(Audience.everyone(), "coup.allowed", {"seat": 2})]
+    assert [e.key for e in timeout_events(SimpleNamespace(game_name="coup"), 2, allowed)] == ["coup.timeout.allowed"]
+    assert timeout_events(SimpleNamespace(game_name="coup"), 1, allowed)[0].key == TIMEOUT_LEAD
