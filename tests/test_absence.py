@@ -231,10 +231,7 @@ async def test_whispers_timed_out_move_reads_as_a_timeout(server_factory):
     """«Шептуны» over SSH, in English: Анна lets her turn run out; the table reads the move the
     clock made as a timeout, and only the bot that then plays for her makes moves in her name."""
     srv = server_factory("[tables]\nafk_timeouts = 1\nbot_delay = 0.05")
-    anna = await connect(srv.ssh_port, "Анна", password="secret1", width=200)
-    await anna.expect("Анна")
-    anna.send_line("lang en")
-    await anna.expect("Language: English")
+    anna = await _person(srv, "ssh", "Анна", "en")
     await open_table(anna, "open whispers turn=10 seats=3")
     anna.send_line("bots 2")
     await anna.expect("sit down: 2 bots")
