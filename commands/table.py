@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from games.base import RuleError
+from world.absence import take_seat_back
 from world.accounts import parse_duration
 from world.db import is_storage_failure
 from world.messages import msg
@@ -247,11 +248,9 @@ async def game_action(ctx: Ctx, action: dict[str, Any]) -> None:
     seat = table.seat_of(ctx.account.id)
     if seat is None:
         raise CommandError("table.not_seated")
-    info = table.seats[seat]
-    if info.autopilot:  # the player is back: the bot hands the seat over
-        info.autopilot = False
-        ctx.reply("table.autopilot_off")
     runner = table.runner
+    if take_seat_back(table, seat):  # the player is back: the bot hands the seat over
+        ctx.reply("table.autopilot_off")
     answer = Answer(action=json.dumps(action, sort_keys=True, default=str), verb=ctx.verb.casefold(),
                     wait=ANSWERING_WAIT.get(),
                     scripted=any(reads_korchma_gmcp(s) for s in ctx.world.sessions_of([ctx.account.id])))

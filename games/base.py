@@ -95,8 +95,11 @@ class Awaiting(NamedTuple):
     when time runs out (None: the wait has no timeout). ``window`` names the wait (e.g.
     "round-3"): while the same window stays open its deadline does not move, even as some
     seats act; an empty window means "a new wait whenever the set of awaited seats grows".
+    ``optional``: the seat may answer but owes no decision (a challenge, block, help or hinder
+    window, an offer to answer): letting it run out is a plain pass, not a sign that the player
+    is away (the runner counts only missed decisions of the seat's own toward a bot taking over).
     Immutable (a tuple, made fast: ``tuple.__new__(Awaiting, (seat, kind, seconds, default,
-    window))``; engines make several per action).
+    window, optional))``, all six given; engines make several per action).
     """
 
     seat: int
@@ -104,6 +107,7 @@ class Awaiting(NamedTuple):
     seconds: float | None
     default: Action | None
     window: str = ""
+    optional: bool = False
 
 
 @dataclass(frozen=True)

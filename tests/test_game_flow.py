@@ -157,7 +157,7 @@ async def test_timeout_default_and_autopilot(server_factory):
     anna.send_line("start")
     # Anna never bids: her lowest card is bid for her at each deadline, then a bot takes over.
     await anna.expect("ставка", timeout=10)
-    await anna.expect("пока вы снова не сделаете ход, за вас играет бот", timeout=15)
+    await anna.expect(re.compile(r"пока вы снова не сделаете ход,\s+за\s+вас\s+играет\s+бот"), timeout=15)
     await anna.expect(re.compile(r"Игра за столом \d+ окончена"), timeout=20)
     await anna.close()
 

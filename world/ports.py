@@ -58,3 +58,15 @@ class RunnerControl(RunnerState, Protocol):
     autopass: Any  # world/autopass.py Autopass
 
     async def _act_locked(self, seat: int, action: dict[str, Any], by: str) -> None: ...
+
+
+class RunnerSeats(RunnerState, Protocol):
+    """A runner as world/absence.py sees it: who may be played by a bot, and the bots' moves in
+    flight (a player's command drops one)."""
+
+    afk_timeouts: int
+    autopilot: bool
+    bot_tasks: dict[int, asyncio.Task[Any]]
+    lock: asyncio.Lock
+
+    def poke(self) -> None: ...

@@ -6,8 +6,8 @@ For each accepted action the runner
 3. only then sends the events to their audiences (live sessions now, the inbox for those away;
    what the table says is world/table_output.py),
 4. re-arms the deadline from ``awaiting()``, asks bots whose turn it is, and on timeout applies
-   the default action; a seat that times out ``afk_timeouts`` times in a row is played by a bot
-   until its player returns.
+   the default action; a seat that misses ``afk_timeouts`` decisions of its own in a row is
+   played by a bot until its player returns (world/absence.py).
 A restart rebuilds the game by replaying the log from the seed; the stored deadline carries on.
 A write that fails for storage trouble pauses the table until writes work again
 (storage_pause.py). A write the database refuses for any other reason is a bug that the same
@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from games.base import Awaiting, Event, RuleError
 
+from .absence import Strike
 from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
 from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
+from .presenters.absence import timeout_events
 from .reveal import deliver_reveal, prepare_reveal
 from .storage_pause import StoragePause
 from .table_output import TableOutput
@@ -184,7 +186,7 @@ class TableRunner:
         self.actions.append((seat, action))
         table.step = step
         self.output.acted(seat, step)
-        await self._send_events(events)
+        await self._send_events(timeout_events(table, seat, events) if by == "timeout" else events)
         self._send_status()
         if self.engine.outcome(table.game) is not None:
             await self._finish()
@@ -382,21 +384,15 @@ class TableRunner:
                 continue
             if wait not in self.engine.awaiting(table.game):
                 continue
-            seat = table.seats[wait.seat]
-            seat.timeouts += 1
+            # Only a missed decision of the seat's own counts; a bot may take the seat with it
+            # (world/absence.py).
+            strike = Strike(self, table.seats[wait.seat], wait)
             try:
                 await self._act_locked(wait.seat, wait.default, "timeout")
             except RuleError:
-                seat.timeouts -= 1  # not applied (storage): this timeout comes again
+                strike.undo()  # not applied (storage): this timeout comes again
                 raise
-            if (self.autopilot and seat.account_id is not None and not seat.autopilot
-                    and seat.timeouts >= self.afk_timeouts):
-                seat.autopilot = True
-                await self.world.deliver_or_keep(seat.account_id, msg("table.autopilot_on"), "system",
-                                                 table.number)
-                self.world.broadcast(table.room, msg("table.autopilot_seat", name=seat.name),
-                                     exclude=[seat.account_id])
-                self._schedule_bots()
+            await strike.tell()
 
     # -- bots -----------------------------------------------------------------------------------
 

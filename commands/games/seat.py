@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from world.absence import take_seat_back
+
 from ..base import CommandError, Ctx
 from ..names import exact_name, loose_match
 
@@ -20,6 +22,10 @@ class GameSeat:
         seat = table.seat_of(ctx.account.id)
         if seat is None:
             raise CommandError("table.not_seated")
+        # Any game command from the seat's player takes the seat back from a bot, before it is
+        # read: the bot's pending move is dropped, so the command meets the state the player saw.
+        if take_seat_back(table, seat):
+            ctx.reply("table.autopilot_off")
         self.table = table
         self.number = seat
         self.view: dict[str, Any] = table.engine.view(table.game, seat)

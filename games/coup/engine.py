@@ -81,7 +81,8 @@ _tuple_new = tuple.__new__
 
 
 def _awaiting(seat: int, kind: str, seconds: float, default: Action, window: str) -> Awaiting:
-    return _tuple_new(Awaiting, (seat, kind, seconds, default, window))
+    """A decision the seat owes (a turn, a card to lose, a card to show...): not optional."""
+    return _tuple_new(Awaiting, (seat, kind, seconds, default, window, False))
 
 
 def _event(audience: Audience, key: str, params: dict[str, Any]) -> Event:
@@ -956,8 +957,9 @@ def _waits(s: CoupState) -> dict[int, Awaiting]:
     if stage in WINDOWS:
         answered, acted = s.answered, s.acted
         allow = _ALLOW  # one default for every window: nobody changes an action dict
-        # _awaiting() written out: a window awaits up to nine seats.
-        return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window)) for seat in s.order
+        # _awaiting() written out: a window awaits up to nine seats. A challenge or block window
+        # is optional: letting it run out is a plain "allow".
+        return {seat: _tuple_new(Awaiting, (seat, "reaction", react, allow, window, True)) for seat in s.order
                 if seat not in answered and seat not in acted}
     if stage == "lose":
         default = {"type": "lose", "role": s.lose_default}

@@ -733,8 +733,9 @@ class Mafia:
 
 
 def _new_awaiting(seat: int, seconds: float, window: str) -> Awaiting:
-    """``Awaiting(seat, "phase", seconds, READY, window)``, made as the tuple it is, at once."""
-    return tuple.__new__(Awaiting, (seat, "phase", seconds, READY, window))
+    """``Awaiting(seat, "phase", seconds, READY, window)``, made as the tuple it is, at once (a
+    seat's phase orders are its own decision: not optional)."""
+    return tuple.__new__(Awaiting, (seat, "phase", seconds, READY, window, False))
 
 
 def _is_seat(s: MafiaState, seat: Any) -> bool:

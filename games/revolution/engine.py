@@ -188,15 +188,18 @@ class Revolution:
             return []
         if s.stage in ("fight", "counter"):
             # Only seats with an answer besides pass: a window nobody can use closes (apply).
-            return [Awaiting(seat, "reaction", s.reaction_seconds, PASS, s.window)
+            # Helping, hindering and countering are optional; the fighter's own fight is part of
+            # the fighter's turn (a decision owed).
+            fighter = s.fight["fighter"] if s.stage == "fight" and s.fight else None
+            return [Awaiting(seat, "reaction", s.reaction_seconds, PASS, s.window, seat != fighter)
                     for seat in _answering(self, s)]
         out = [Awaiting(s.active, "turn", s.turn_seconds, _default(s), s.window)]
         targets: list[int] = []
         for offerer, t in s.trades.items():  # the target of an open trade offer answers it
             if t["target"] != s.active and t["target"] not in targets:
                 targets.append(t["target"])
-                out.append(Awaiting(t["target"], "reaction", s.reaction_seconds,
-                                    {"type": "trade_decline", "seat": offerer}, s.window))
+                out.append(Awaiting(t["target"], "reaction", s.reaction_seconds,  # optional: silence declines
+                                    {"type": "trade_decline", "seat": offerer}, s.window, True))
         return out
 
     def outcome(self, state: RevolutionState) -> Outcome | None:

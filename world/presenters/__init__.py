@@ -10,6 +10,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ..messages import Msg, msg
+from .absence import held_status, held_view
 
 if TYPE_CHECKING:
     from ..table_data import Table
@@ -120,7 +121,8 @@ def present_view(table: "Table", view: dict[str, Any], seat: int | None, deadlin
     """What `look` and `hand` print. ``awaited``: the seats this viewer may see the game wait
     for (world/table_output.py keeps secret answers out of it)."""
     module = import_module(f"{__name__}.{table.game_name}")
-    return module.describe(table, view, seat, seconds_left(deadline), awaited)
+    awaited, held = held_view(table, seat, awaited)  # a bot plays the seat: not «your move»
+    return [*module.describe(table, view, seat, seconds_left(deadline), awaited), *held]
 
 
 def present_status(table: "Table", view: dict[str, Any], seat: int | None, deadline: datetime | None,
@@ -129,9 +131,10 @@ def present_status(table: "Table", view: dict[str, Any], seat: int | None, deadl
     card's "show the table at every change"); [] for the others."""
     module = import_module(f"{__name__}.{table.game_name}")
     status = getattr(module, "status", None)
+    awaited, held = held_status(table, seat, awaited)  # a bot plays the seat: not «your move»
     if status is None:
-        return []
-    return status(table, view, seat, seconds_left(deadline), awaited)
+        return held
+    return [*held, *status(table, view, seat, seconds_left(deadline), awaited)]
 
 
 def present_question(table: "Table", view: dict[str, Any], seat: int) -> tuple[Msg | str, Msg]:

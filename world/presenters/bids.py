@@ -45,3 +45,6 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
     if view.get("over"):
         out.append(msg("bids.view.over"))
     return out
+
+# A seat's answer as it reads when the clock gave it (world/presenters/absence.py).
+TIMEOUT_FORMS = {"bids.bid_placed": "bids.timeout.bid_placed"}

@@ -347,3 +347,8 @@ def said_by_others(events: list[Any]) -> list[int]:
                 and result.key == "coup.income" and result.params.get("seat") == declared.params.get("actor_seat")):
             out.append(index)
     return out
+
+
+# A seat's answer as it reads when the clock gave it (world/presenters/absence.py).
+TIMEOUT_FORMS = {"coup.allowed": "coup.timeout.allowed", "coup.declare": "coup.timeout.declare",
+                 "coup.lost": "coup.timeout.lost"}

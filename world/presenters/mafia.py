@@ -614,3 +614,8 @@ def status_line(table: "Table", view: dict[str, Any]) -> Msg:
                alive=n - len(morgue), players=n,
                statuses=nested_list(parts, sep=". ") if parts else nested("mafia.status.all_well"))
 
+
+# A phase that runs out is how a phase ends, and the orders given stand: a timed-out `ready` is
+# announced to nobody (world/presenters/absence.py).
+TIMEOUT_FORMS: dict[str, str] = {}
+TIMEOUT_LEAD = False

@@ -501,3 +501,8 @@ def said_by_others(events: list[Any]) -> list[int]:
                 and result.params.get("card") == drawn.params.get("card") for result in events[index + 1:]):
             out.append(index)
     return out
+
+
+# A seat's answer as it reads when the clock gave it (world/presenters/absence.py).
+TIMEOUT_FORMS = {"revolution.passed": "revolution.timeout.passed",
+                 "revolution.trade_declined": "revolution.timeout.trade_declined"}

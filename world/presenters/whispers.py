@@ -362,3 +362,7 @@ def _join(items: list[Msg]) -> Any:
 
 # The functions the runner may look for, by name.
 status_line = status
+
+# A seat's answer as it reads when the clock gave it (world/presenters/absence.py).
+TIMEOUT_FORMS = {"whispers.pass_discarded": "whispers.timeout.pass_discarded",
+                 "whispers.swapped": "whispers.timeout.swapped", "whispers.placed": "whispers.timeout.placed"}
