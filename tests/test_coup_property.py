@@ -69,7 +69,7 @@ PUBLIC_EVENTS = frozenset((
     "coup.income", "coup.foreign_aid", "coup.tax", "coup.steal", "coup.blocked", "coup.refund",
     "coup.exchanged", "coup.examine_returned", "coup.examine_swapped", "coup.allowed", "coup.winner"))
 WHISPERS = frozenset(("coup.hand", "coup.new_card", "coup.exchange_draw", "coup.exchange_done",
-                      "coup.examine_show", "coup.queued"))
+                      "coup.examine_show", "coup.queued", "coup.challenge_dropped", "coup.block_dropped"))
 
 
 class Leak(AssertionError):
