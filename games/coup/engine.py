@@ -780,7 +780,6 @@ def _next_block_or_resolve(s: CoupState, events: list[Event]) -> None:
         if not s.alive[seat]:
             _next_block_or_resolve(s, events)
             return
-        s.blocker = s.challenger = s.challenged = s.challenged_role = None
         _won(s, seat, "block", role, events)
     else:
         _resolve(s, events)
