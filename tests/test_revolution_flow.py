@@ -518,6 +518,18 @@ async def test_a_card_named_that_is_gone_or_elsewhere(sent):
     assert _render("ru", err.value.message) == "«Фуражка» здесь не подойдёт. Можно выбрать: 1. Валенки."
 
 
+async def test_buyout_alone_pays_the_cheapest_loot_that_suffices(sent):
+    """`откуп`/`buyout` with no cards named (issue 14): 300 + 200 roubles, not the 800 Maxim."""
+    state, table = _position(lambda s: s.stage == "choose")
+    seat = state.active
+    state.jail[seat] = 2
+    state.hands[seat][:] = ["maxim", "nagan", "granata"]
+    state.gear[seat][:] = []
+    for text in ("откуп", "buyout", "викуп"):
+        await typed(table, seat, text)
+        assert sent[-1]["type"] == "buyout" and sorted(sent[-1]["cards"]) == ["granata", "nagan"], sent[-1]
+
+
 async def test_trade_verbs(sent):
     """`trade NAME give CARD... for CARD...` (and обмен / обмін), a gift, an item named that the
     other may hold in hand, accept / decline a trade, withdraw; `обмен` is Coup's exchange only at
