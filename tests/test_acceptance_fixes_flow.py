@@ -70,7 +70,8 @@ async def test_mafia_stand_up_news_kept_warrior_free_vote_before_death(server_fa
     await boris.expect("You are ready.")
     boris.send_line("stand")
     await boris.expect(f"You stand up from table {number}. Your seat waits for you and no bot plays it")
-    await anna.expect("Boris встаёт из-за стола. Место ждёт возвращения: бот в этой игре не подменяет.")
+    await anna.expect("Boris встаёт из-за стола. Место ждёт возвращения: в этой игре бот не подменяет ушедших.")
+    assert "играет бот" not in anna.text and "a bot plays" not in boris.text
     for client in ru:
         client.send_line("готов")
     for client in ru:
