@@ -6,6 +6,8 @@ morning news is kept and shown when he sits down again. Анна is the Воин
 on top, and the news says she stays free (she cannot be jailed), naming no Политик. On day 2 the
 vote's result comes before the death line.
 
+An English table of bots with an English observer Master: bots' letters read in English.
+
 Coup, three people, challenge_order=seat: a challenge queued behind priority is told when the
 priority seat's own challenge takes the window; an examination (the Inquisitor) can never be
 blocked, and `block` says so.
@@ -18,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.telnet_client import log_in
-from tests.wire import open_table
+from tests.wire import FINISHED, open_table
 
 # The day-1 guard against a repeated answer (world/waits.py) is not under test here: each phase's
 # `готов` is typed as soon as the phase opens, so the guard is off at this server.
@@ -156,4 +158,42 @@ async def test_coup_queued_challenge_dropped_and_examination_unblockable(server,
     await boris.settle(0.5)
     assert "challenge is dropped" not in boris.text and "вызов снят" not in anna.text
     for client in (anna, boris, vera):
+        await client.close()
+
+
+BOT_LETTERS_RU = ("Берегись.", "Я знаю, кто ты.", "Город не спит.")
+BOT_LETTERS_EN = ("Beware.", "I know who you are.", "The city does not sleep.")
+
+
+@pytest.mark.parametrize("door", ["telnet", "ssh"])
+async def test_bots_write_letters_in_the_readers_language(server_factory, door):
+    """An English table: Zoe (over ``door``) opens Mafia with 14 bots and Pat (the other door) as
+    its observer Master, who hears every order and whisper. Phases pass (Zoe is ready at once)
+    until a bot has sent a letter: Pat reads it in English, and no Russian stock line ever shows."""
+    import asyncio
+
+    other = "ssh" if door == "telnet" else "telnet"
+    srv = server_factory(MAFIA_CONFIG + "\nbot_delay = 0.05")
+    zoe = await _person(srv, door, "Zoe", "en")
+    number = await open_table(zoe, "open mafia seats=15 night=10m day=10m master=Pat")
+    zoe.send_line("bots 14")
+    await zoe.expect("sit down: 14 bots.")
+    pat = await _person(srv, other, "Pat", "en")
+    pat.send_line(f"master {number}")
+    await pat.expect(f"You are the Master of table {number}")
+    zoe.send_line("start")
+    await zoe.expect("[Night 1]", timeout=15)
+    loop = asyncio.get_running_loop()
+    until = loop.time() + 90
+    # Zoe says she is ready now and then (a refusal when she already is, or is dead, is harmless);
+    # the bots are ready at once, so the phases pass and the bots give their orders.
+    while not any(line in pat.text for line in BOT_LETTERS_EN) and loop.time() < until:
+        if FINISHED.search(pat.text):
+            break
+        zoe.send_line("ready")
+        await pat.settle(1.0, timeout=2.0)
+    assert any(line in pat.text for line in BOT_LETTERS_EN), pat.text[-3000:]
+    for client in (zoe, pat):
+        assert not any(line in client.text for line in BOT_LETTERS_RU), client.text[-3000:]
+    for client in (zoe, pat):
         await client.close()
