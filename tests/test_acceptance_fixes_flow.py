@@ -197,3 +197,43 @@ async def test_bots_write_letters_in_the_readers_language(server_factory, door):
         assert not any(line in client.text for line in BOT_LETTERS_RU), client.text[-3000:]
     for client in (zoe, pat):
         await client.close()
+
+
+@pytest.mark.parametrize("door", ["telnet", "ssh"])
+async def test_a_blocked_maniac_is_told_his_assault_worked(server_factory, door):
+    """Five people over ``door`` (five seats: Босс, Киллер, Офицер, Гражданский, Маньяк, dealt at
+    random; each learns their own). Night 2: the Босс's Допрос blocks the Маньяк, whose Нападение
+    (Б) works all the same: he is told only his unblockable orders worked, never that his orders
+    did not work."""
+    names = ("Анна", "Вера", "Гоша", "Дина", "Ефим")
+    srv = server_factory(MAFIA_CONFIG)
+    people = {name: await _person(srv, door, name, "ru") for name in names}
+    host = people["Анна"]
+    number = await open_table(host, "открыть мафия seats=5 night=10m day=10m")
+    for name in names[1:]:
+        people[name].send_line(f"сесть {number}")
+        await people[name].expect("Вы садитесь")
+    host.send_line("начать")
+    role = re.compile(r"ваша тайная роль — (\w+)")
+    roles = {}
+    for name, client in people.items():
+        roles[re.search(r"\w+$", await client.expect(role, timeout=15)).group(0)] = name
+    assert {"Босс", "Маньяк"} <= set(roles), roles
+    boss, maniac = people[roles["Босс"]], people[roles["Маньяк"]]
+    victim = next(n for n in names if n not in (roles["Босс"], roles["Маньяк"]))
+    for phase in ("Утро. Итоги ночи 1:", "Вечер. Итоги дня 1:"):  # nobody orders, nobody votes
+        for client in people.values():
+            client.send_line("готов")
+        for client in people.values():
+            await client.expect(phase, timeout=15)
+    boss.send_line(f"ночь допрос {roles['Маньяк']}")
+    await boss.expect("Заявка принята: Допрос")
+    maniac.send_line(f"ночь нападение {victim}")
+    await maniac.expect("Заявка принята: Нападение")
+    for client in people.values():
+        client.send_line("готов")
+    await maniac.expect("Мастер шепчет: вас заблокировали — сработали только неблокируемые заявки: Нападение.",
+                        timeout=15)
+    assert "ваши заявки не сработали" not in maniac.text
+    for client in people.values():
+        await client.close()
