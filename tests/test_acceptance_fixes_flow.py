@@ -6,7 +6,8 @@ morning news is kept and shown when he sits down again. Анна is the Воин
 on top, and the news says she stays free (she cannot be jailed), naming no Политик. On day 2 the
 vote's result comes before the death line.
 
-An English table of bots with an English observer Master: bots' letters read in English.
+An English table of bots with an English observer Master: bots' letters read in English. Five
+people: the Босс blocks the Маньяк, whose Нападение (Б) works, and he is told so.
 
 Coup, three people, challenge_order=seat: a challenge queued behind priority is told when the
 priority seat's own challenge takes the window; an examination (the Inquisitor) can never be
