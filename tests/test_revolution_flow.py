@@ -94,9 +94,14 @@ def unique_start(cid: str, pool: list[str], lang: str) -> str | None:
         prefix = name[:size].strip()
         if prefix != name[:size] or not prefix:
             continue
-        if any(prefix in names_of(o) or any(starts(prefix, n) for n in names_of(o)) for o in others):
+        # The verbs drop a leading "the" (a connector), so what follows it must name the card
+        # alone too: "the b" is "b", which also starts "Bolsheviks".
+        bare = prefix[4:] if prefix.startswith("the ") else prefix
+        if len(bare) < 4:
             continue
-        if any(prefix == n for o in others for n in names_of(o)):
+        if any(p in names_of(o) or any(starts(p, n) for n in names_of(o)) for o in others for p in {prefix, bare}):
+            continue
+        if any(p == n for o in others for n in names_of(o) for p in {prefix, bare}):
             continue
         return prefix
     return None
