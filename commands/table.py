@@ -9,6 +9,7 @@ from games.base import RuleError
 from world.absence import take_seat_back
 from world.accounts import parse_duration
 from world.db import is_storage_failure
+from world.inbox_missed import take_missed
 from world.messages import msg
 from world.presenters import present_view
 from world import table_options
@@ -169,6 +170,11 @@ async def join(ctx: Ctx) -> None:
     number = _table_number(ctx)
     table = await run_table_op(ctx, ctx.world.tables.join(ctx.account, number))
     ctx.reply("table.you_joined", number=table.number, game=msg(f"game.{table.game_name}"))
+    missed = await take_missed(ctx.world, ctx.account.id, table.number) if table.running else []
+    if missed:  # back at one's seat: what the table said meanwhile
+        ctx.reply("inbox.missed_header", n=len(missed))
+        for message in missed:
+            ctx.reply_msg(message)
     show_table(ctx, table)
 
 
@@ -183,7 +189,12 @@ async def watch(ctx: Ctx) -> None:
 @command("leave", "встать", "уйти", "піти", "stand", contexts={TABLE})
 async def leave(ctx: Ctx) -> None:
     table = await run_table_op(ctx, ctx.world.tables.leave(ctx.account))
-    key = "table.you_left_game" if table.running else "table.you_left"
+    if not table.running:
+        key = "table.you_left"
+    elif getattr(table.engine, "autopilot", True):
+        key = "table.you_left_game"
+    else:  # a forum-pace game (Mafia) keeps the seat waiting: no bot plays it
+        key = "table.you_left_seat_kept"
     ctx.reply(key, number=table.number)
 
 

@@ -81,7 +81,7 @@ def params(events, key: str) -> list[dict]:
     return [e.params for e in events if e.key == key]
 
 
-def raises(key: str, s: CoupState, seat: int, action, **expected) -> None:
+def raises(key: str, s: CoupState, seat: int, action, /, **expected) -> None:
     before = s.data()
     with pytest.raises(RuleError) as info:
         GAME.apply(s, seat, action)
@@ -797,7 +797,7 @@ def test_examine_is_not_blockable_and_needs_the_inquisitor_deck():
     # 000: "Это действие не может быть никем блокировано."  #24: "Not blockable, only challengeable".
     s = position([["inquisitor", "captain"], ["contessa", "assassin"], ["duke", "captain"]], fifth="inquisitor")
     play(s, (0, A("examine", target=1)), (1, ALLOW))
-    raises("coup.error.cannot_block", s, 2, block("captain"))
+    raises("coup.error.unblockable", s, 2, block("captain"), action="examine")  # not now, nor ever
     play(s, (2, ALLOW))
     assert s.stage == "examine_show"
     # A challenged examination: the Inquisitor proves it, the target loses its last-but-one card, then shows the other.
@@ -865,7 +865,7 @@ def test_illegal_answers():
     s = position([["duke", "captain"], ["contessa", "assassin"], ["duke", "captain"]])
     play(s, (0, A("tax")))
     raises("coup.error.not_your_turn", s, 0, CHALLENGE)  # not one's own claim
-    raises("coup.error.cannot_block", s, 1, block("duke"))
+    raises("coup.error.unblockable", s, 1, block("duke"), action="tax")
     raises("coup.error.not_in_deck", s, 1, block("inquisitor"), role="inquisitor")
     raises("coup.error.no_such_action", s, 1, PROVE)
     raises("coup.error.not_your_turn", s, SPECTATOR, ALLOW)
@@ -961,7 +961,7 @@ def test_replay_gives_identical_games():
 
 PUBLIC_ROLE_EVENTS = {"coup.declare", "coup.challenge", "coup.block", "coup.concede", "coup.proven", "coup.lost"}
 WHISPERS = {"coup.hand", "coup.new_card", "coup.exchange_draw", "coup.exchange_done", "coup.examine_show",
-            "coup.queued"}
+            "coup.queued", "coup.challenge_dropped", "coup.block_dropped"}
 
 
 def disguise(s: CoupState, keep: int | None, rng: random.Random) -> CoupState:

@@ -69,7 +69,7 @@ PUBLIC_EVENTS = frozenset((
     "coup.income", "coup.foreign_aid", "coup.tax", "coup.steal", "coup.blocked", "coup.refund",
     "coup.exchanged", "coup.examine_returned", "coup.examine_swapped", "coup.allowed", "coup.winner"))
 WHISPERS = frozenset(("coup.hand", "coup.new_card", "coup.exchange_draw", "coup.exchange_done",
-                      "coup.examine_show", "coup.queued"))
+                      "coup.examine_show", "coup.queued", "coup.challenge_dropped", "coup.block_dropped"))
 
 
 class Leak(AssertionError):
@@ -221,8 +221,9 @@ def sanctioned_params(key: str, p: dict, b: Before | None, s, fifth: str) -> set
         assert b.stage in ("challenge_action", "challenge_block"), (key, b.stage)
         assert p["role"] == (b.claim if b.stage == "challenge_action" else b.block_role), p
         return {"role"}
-    if key == "coup.block":
-        assert b.stage == "block" and p["role"] in block_roles(fifth, b.action), (p, b.action)
+    if key == "coup.block":  # in the block window, or (#31) a queued block once the public one fell
+        queued = b.stage in ("prove", "lose") and b.block_role is not None and b.action == "foreign_aid"
+        assert (b.stage == "block" or queued) and p["role"] in block_roles(fifth, b.action), (p, b.action)
         return {"role"}
     if key in ("coup.concede", "coup.bluff"):  # the claim that failed
         assert b.stage == "prove" and p["seat"] == b.challenged and p["role"] == b.challenged_role, p

@@ -254,7 +254,9 @@ def test_unblockable_abilities_work_when_blocked():
     GAME.apply(s, 4, {"type": "mail", "target": 2, "text": "boo"})  # Почта (Б)
     events = finish(s)
     assert s.hp[2] == 1 and [e.params["text"] for e in keys(events, "mafia.mail")] == ["boo"]
-    assert keys(events, "mafia.blocked")[0].params == {"seat": 4}
+    # issue 14: not "your orders did not work": the Б ones did, and the whisper names them
+    assert not keys(events, "mafia.blocked")
+    assert keys(events, "mafia.blocked_some")[0].params == {"seat": 4, "abilities": ["assault", "mail"]}
 
 
 # ----------------------------------------------------------------------------------- attacks pipeline

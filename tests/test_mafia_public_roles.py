@@ -290,7 +290,7 @@ def test_politician_plus_one_and_jail_instead_of_execution():
     assert E.vote_weight(s, 4) == 3 + 1
     vote(s, 2, 4)
     finish(s)
-    assert s.alive[4] and s.jail[4] == 5 and s.last_vote == {"seat": 4, "fate": "jail", "day": 2}
+    assert s.alive[4] and s.jail[4] == 5 and s.last_vote == {"seat": 4, "fate": "immunity", "day": 2}
 
 
 def test_hacker_learns_a_secret_role_from_day_four():

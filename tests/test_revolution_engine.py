@@ -900,3 +900,46 @@ def test_bad_deck_file_level_problems(tmp_path, monkeypatch):
     with pytest.raises(D.DeckError) as info:
         D.load("broken")
     assert "not a readable JSON file" in str(info.value)
+
+
+def test_buyout_without_cards_pays_the_cheapest_set_that_suffices():
+    """[SEED] "откупиться сдав барахла на сумму не менее 500 рублей": a buyout with no cards named
+    hands over the cheapest loot worth 500 or more (exact subset sum), the fewest cards on a tie,
+    and pays from the hand before stripping equipped gear (issue 14: it paid 800 for 500)."""
+    s = fresh()
+    s.stage, s.jail[0] = "jail", 3
+    for cid in ("maxim", "nagan", "granata"):  # 800, 300, 200: the Maxim alone was paid before
+        put(s, cid, "hand", 0)
+
+    def offered():
+        return [a["cards"] for a in GAME.legal(s, 0) if a["type"] == "buyout"]
+
+    assert sorted(offered()[0]) == ["granata", "nagan"]
+    put(s, "mauser", "gear", 0)  # 500 in one card beats 300 + 200
+    assert offered() == [["mauser"]]
+    put(s, "burka", "hand", 0)  # 500 again, but from the hand
+    assert offered() == [["burka"]]
+    s.hands[0], s.gear[0] = ["shashka", "shashka", "patrony"], []  # 400+400, 400+300: 700 wins
+    assert sorted(offered()[0]) == ["patrony", "shashka"]
+    s.hands[0] = ["shtyk", "kepka", "paek"]  # 300 in all: no buyout offered
+    assert offered() == []
+
+
+def test_cheapest_covering_is_an_exact_minimum():
+    """Against every subset of random priced hands: the smallest total >= need, then fewest cards."""
+    from itertools import combinations
+
+    rng = random.Random(14)
+    for _ in range(300):
+        items = [(f"c{i}", rng.choice(["hand", "gear"]), rng.choice([100, 200, 300, 400, 500, 700, 800]))
+                 for i in range(rng.randint(0, 8))]
+        need = rng.choice([300, 500, 900])
+        subsets = [combo for k in range(len(items) + 1) for combo in combinations(items, k)
+                   if sum(p for *_, p in combo) >= need]
+        got = E.cheapest_covering(items, need)
+        if not subsets:
+            assert got is None
+            continue
+        best = min((sum(p for *_, p in c), len(c)) for c in subsets)
+        picked = [it for it in items if it[0] in got]
+        assert len(picked) == len(got) and (sum(p for *_, p in picked), len(picked)) == best

@@ -94,9 +94,14 @@ def unique_start(cid: str, pool: list[str], lang: str) -> str | None:
         prefix = name[:size].strip()
         if prefix != name[:size] or not prefix:
             continue
-        if any(prefix in names_of(o) or any(starts(prefix, n) for n in names_of(o)) for o in others):
+        # The verbs drop a leading "the" (a connector), so what follows it must name the card
+        # alone too: "the b" is "b", which also starts "Bolsheviks".
+        bare = prefix[4:] if prefix.startswith("the ") else prefix
+        if len(bare) < 4:
             continue
-        if any(prefix == n for o in others for n in names_of(o)):
+        if any(p in names_of(o) or any(starts(p, n) for n in names_of(o)) for o in others for p in {prefix, bare}):
+            continue
+        if any(p == n for o in others for n in names_of(o) for p in {prefix, bare}):
             continue
         return prefix
     return None
@@ -516,6 +521,18 @@ async def test_a_card_named_that_is_gone_or_elsewhere(sent):
         await typed(table, seat, "надеть фураж")
     assert err.value.message.key == "revolution.cmd.not_that_card"
     assert _render("ru", err.value.message) == "«Фуражка» здесь не подойдёт. Можно выбрать: 1. Валенки."
+
+
+async def test_buyout_alone_pays_the_cheapest_loot_that_suffices(sent):
+    """`откуп`/`buyout` with no cards named (issue 14): 300 + 200 roubles, not the 800 Maxim."""
+    state, table = _position(lambda s: s.stage == "choose")
+    seat = state.active
+    state.jail[seat] = 2
+    state.hands[seat][:] = ["maxim", "nagan", "granata"]
+    state.gear[seat][:] = []
+    for text in ("откуп", "buyout", "викуп"):
+        await typed(table, seat, text)
+        assert sent[-1]["type"] == "buyout" and sorted(sent[-1]["cards"]) == ["granata", "nagan"], sent[-1]
 
 
 async def test_trade_verbs(sent):

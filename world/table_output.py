@@ -99,8 +99,9 @@ class TableOutput:
                     online.setdefault(account_id)
                 if not printed:
                     continue
-                if not here and (event.is_whisper or not self.world.is_online(account_id)):
-                    # Away: kept in the inbox and shown at the next login, in order.
+                if not here and (event.is_whisper or self.runner.keep_all or not self.world.is_online(account_id)):
+                    # Away: kept in the inbox and shown at the next login or `join`, in order (a
+                    # forum-pace game keeps its news too for a player who stood up and stayed on).
                     await self.world.keep(account_id, message, "game", table.number)
                 elif here and self.runner.keep_all:
                     # A forum-pace game keeps its news and results for rereading (`inbox`).

@@ -244,7 +244,8 @@ class TableManager:
             # The seat stays the player's; a bot plays it until they `join` again (a forum-pace
             # game, whose players come and go, keeps the seat waiting for them instead).
             table.seats[number].autopilot = bool(getattr(table.engine, "autopilot", True))
-            self.world.broadcast(table.room, msg("table.left_game", name=account.name), exclude=[account.id])
+            said = "table.left_game" if table.seats[number].autopilot else "table.left_seat_kept"
+            self.world.broadcast(table.room, msg(said, name=account.name), exclude=[account.id])
             self._exit(account.id)
             if table.runner:
                 table.runner.poke()

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.coup.engine import copies_for
-from world.presenters.coup import ROLES, fifth_role, localize_params, role_list, role_name
+from games.coup.engine import BLOCKABLE, TURN_ACTIONS, copies_for
+from world.presenters.coup import ROLES, action_name, fifth_role, localize_params, role_list, role_name
 
 from ..base import CommandError, Ctx, command
 from ..table import ROLE_LISTS, game_action
@@ -221,6 +221,9 @@ async def block(ctx: Ctx) -> None:
     seat = Seat(ctx)
     blocks = seat.of_type("block")
     if not blocks:
+        action = (seat.view.get("pending") or {}).get("action")
+        if action in TURN_ACTIONS and action not in BLOCKABLE:  # an examination, say: never blockable
+            raise CommandError("coup.error.unblockable", action=action_name(action))
         raise CommandError("coup.error.cannot_block")
     roles = [a["role"] for a in blocks]
     if len(set(roles)) > 1:

@@ -389,7 +389,7 @@ def parse_buyout(seat: Seat, args: list[str]) -> dict[str, Any]:
     words = _words(args)
     if not words:
         suggestion = seat.of_type("buyout")
-        if suggestion:  # no cards named: the engine's pick (the most expensive loot first)
+        if suggestion:  # no cards named: the engine's pick (the cheapest loot that suffices)
             return {"type": "buyout", "cards": list(suggestion[0]["cards"])}
         raise CommandError("revolution.cmd.buyout_usage", cards=seat.pool_list(pool, listed))
     return {"type": "buyout", "cards": _card_run(seat, words, pool, listed)}

@@ -95,6 +95,9 @@ _ALLOW = {"type": "allow"}
 _CHALLENGE_REPLIES = ({"type": "challenge"}, _ALLOW)
 
 
+BLOCKABLE = frozenset(("foreign_aid", "assassinate", "steal"))  # the rest can never be blocked (#9, #24)
+
+
 def _blockers(action: str | None, fifth: str) -> tuple[str, ...]:
     """The roles that block ``action`` (#9, #20)."""
     if action == "foreign_aid":
@@ -139,6 +142,7 @@ class CoupState:
         # the action under way (pending)
         "action", "actor", "target", "claim", "paid", "blocker", "block_role",
         "challenger", "challenged", "challenged_role", "losing", "lose_default", "after",
+        "queued_blocks",
         # the open reaction window
         "order", "answered", "acted",
         # exchange and examination
@@ -192,6 +196,8 @@ class CoupState:
         self.losing: int | None = None
         self.lose_default: str | None = None
         self.after = ""
+        # #31: blocks that queued behind the public one (seat, role), in priority order (secret)
+        self.queued_blocks: list[tuple[int, str]] = []
         self.drawn: list[str] = []
         self.shown: str | None = None
 
@@ -226,6 +232,7 @@ class CoupState:
         twin.order = list(self.order)
         twin.answered = list(self.answered)
         twin.acted = dict(self.acted)
+        twin.queued_blocks = list(self.queued_blocks)
         twin.drawn = list(self.drawn)
         twin._clear_caches()
         return twin
@@ -566,6 +573,8 @@ def _check_window(s: CoupState, seat: int, kind: Any, action: Action) -> str | N
         role = action.get("role")
         if role not in ROLE_KEYS or role not in s.roles:
             raise RuleError("coup.error.not_in_deck", role=role)
+        if s.action is not None and s.action not in BLOCKABLE:
+            raise RuleError("coup.error.unblockable", action=s.action)  # not now, nor later
         if s.stage != "block" or seat not in order or role not in _block_roles(s):
             raise RuleError("coup.error.cannot_block")
     elif kind != "allow" and (kind != "challenge" or s.stage == "block"):
@@ -756,6 +765,9 @@ def _window_closes(s: CoupState, events: list[Event]) -> None:
 def _won(s: CoupState, seat: int, kind: str, role: str | None, events: list[Event]) -> None:
     """A challenge or a block that takes effect."""
     if kind == "block":
+        # #31: the other blocks stay queued, in case this one falls to a challenge
+        acted = s.acted
+        s.queued_blocks += [(x, acted[x]["role"]) for x in s.order if x != seat and x in acted]
         s.blocker, s.block_role = seat, role
         events.append(_event(EVERYONE, "coup.block", {"blocker_seat": seat, "role": role, "actor_seat": s.actor}))
         # Anyone but the blocker may challenge it, the active player first (#7, 000).
@@ -763,6 +775,7 @@ def _won(s: CoupState, seat: int, kind: str, role: str | None, events: list[Even
         order = [actor] + [x for x in _others_from(s, actor) if x != seat]
         _open(s, "challenge_block", order)
         return
+    _drop_queued(s, seat, events)
     if s.stage == "challenge_action":
         challenged, role = s.actor, s.claim
     else:
@@ -772,6 +785,34 @@ def _won(s: CoupState, seat: int, kind: str, role: str | None, events: list[Even
     params = {"challenger_seat": seat, "target_seat": challenged, "role": role}
     events.append(_event(EVERYONE, "coup.challenge", params))
     _enter(s, "prove")
+
+
+def _drop_queued(s: CoupState, winner: int, events: list[Event]) -> None:
+    """Challenges queued behind priority (challenge_order=seat) that lose to ``winner``'s: each
+    seat is told privately, or it would wait for a challenge that never comes."""
+    for x in s.acted:
+        if x != winner:
+            events.append(_event(_ONLY[x], "coup.challenge_dropped", {"seat": x, "winner_seat": winner}))
+
+
+def _next_block_or_resolve(s: CoupState, events: list[Event]) -> None:
+    """#31: the public block fell; the next queued block goes public (its own challenge window),
+    or, with none left, the action goes ahead (#14)."""
+    if s.queued_blocks:
+        seat, role = s.queued_blocks.pop(0)
+        if not s.alive[seat]:
+            _next_block_or_resolve(s, events)
+            return
+        _won(s, seat, "block", role, events)
+    else:
+        _resolve(s, events)
+
+
+def _tell_unused_blocks(s: CoupState, events: list[Event]) -> None:
+    """#31: a blocker whose queued block was never used is told so (privately)."""
+    for seat, _ in s.queued_blocks:
+        events.append(_event(_ONLY[seat], "coup.block_dropped", {"seat": seat, "winner_seat": s.blocker}))
+    s.queued_blocks = []
 
 
 def _proven(s: CoupState, events: list[Event]) -> None:
@@ -805,7 +846,7 @@ def _conceded(s: CoupState, events: list[Event]) -> None:
             s.paid = 0
         _lose(s, seat, "end", events)
     else:
-        _lose(s, seat, "resolve", events)  # #14: a false block: the action goes ahead
+        _lose(s, seat, "next_block", events)  # #14: a false block: the action goes ahead (#31: or the next block)
 
 
 def _lose(s: CoupState, seat: int, after: str, events: list[Event]) -> None:
@@ -848,6 +889,8 @@ def _turn_up(s: CoupState, seat: int, role: str, events: list[Event]) -> None:
         _claim_stands(s, events)
     elif after == "resolve":
         _resolve(s, events)
+    elif after == "next_block":
+        _next_block_or_resolve(s, events)
     else:
         _blocked(s, events)
 
@@ -920,6 +963,8 @@ def _swap(s: CoupState, events: list[Event]) -> None:
 
 
 def _end_turn(s: CoupState, events: list[Event]) -> None:
+    if s.queued_blocks:
+        _tell_unused_blocks(s, events)
     s._clear_pending()
     s.order, s.answered, s.acted = [], [], {}
     n, alive, seat = s.players, s.alive, s.active

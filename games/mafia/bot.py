@@ -15,6 +15,11 @@ from . import versions as V
 from .roles import LAW, MAFIA, NEUTRAL, ROLE_ORDER
 
 STRICT = False  # tests: raise instead of falling back to "ready"
+# A bot's letter is one of these stock lines, named, not written: the engine has no language, so
+# the text is the marker and the id, and each reader reads the line in their own language
+# (world.presenters.mafia_names.letter_text). Typed text can never hold the control character.
+LETTER_MARK = "\x1f"
+LETTERS = ("beware", "i_know", "city_awake")
 READY = {"type": "ready"}
 EVIL_FOR = {MAFIA: {LAW, NEUTRAL}, LAW: {MAFIA, NEUTRAL}, NEUTRAL: {MAFIA, LAW}}
 
@@ -201,7 +206,7 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
         elif arg == "bans":
             action["bans"] = [["boss", "interrogation"], ["killer", "pistol"], ["maniac", "assault"]]
         elif arg == "text":
-            action["text"] = rng.choice(("Берегись.", "Я знаю, кто ты.", "Город не спит."))
+            action["text"] = LETTER_MARK + rng.choice(LETTERS)
     return action
 
 

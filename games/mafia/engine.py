@@ -834,6 +834,7 @@ class _Night:
         self.s = s
         self.tells: list[tuple[tuple[int, ...], str, dict[str, Any]]] = []
         self.public: list[Event] = []
+        self.lead: list[Event] = []  # public news told before the deaths (the day's vote result)
         self.attacks: dict[int, list[list[Any]]] = {}  # target -> [[source, damage, ability], ...]
         self.harm: dict[int, int] = {}  # target -> damage that is not an attack (Кровавая баня)
         self.covered: set[int] = set()
@@ -1121,11 +1122,15 @@ ANY_TIME: dict[str, Callable[..., None]] = {}
 # ------------------------------------------------------------------------------------ resolution
 
 
-def _jail(s: MafiaState, seat: int, until: int, public: list[Event]) -> None:
-    if (s.jail[seat] is not None and s.jail[seat] >= until) or R.PUBLIC_ROLES[s.public[seat]].never_jailed:
-        return
+def _jail(s: MafiaState, seat: int, until: int, public: list[Event]) -> bool:
+    """Jail ``seat`` until phase ``until``; False if it can never be jailed (Воин, Тюремщик)."""
+    if R.PUBLIC_ROLES[s.public[seat]].never_jailed:
+        return False
+    if s.jail[seat] is not None and s.jail[seat] >= until:
+        return True  # jailed for as long already
     s.jail[seat] = until
     public.append(Event(EVERYONE, "mafia.jailed", {"seat": seat, "until": "life" if until >= LIFE else until}))
+    return True
 
 
 def _effective(s: MafiaState, n: _Night) -> set[int]:
@@ -1138,17 +1143,28 @@ def _effective(s: MafiaState, n: _Night) -> set[int]:
     for seat in s.living():
         mine = abilities(s, seat)
         unblockable = R.PUBLIC_ROLES[s.public[seat]].unblockable or s.misere[seat] == s.index  # (A: Мизер)
+        if unblockable:
+            blocked.discard(seat)  # Ярость, Мизер: a block does not touch it (nor is it told of one)
         for key, order in s.orders[seat].items():
             ab = mine.get(key)
             if ab is None or ab.phase == "any":
                 continue
-            if seat in blocked and not unblockable and "unblockable" not in ab.flags:
+            if seat in blocked and "unblockable" not in ab.flags:
                 continue
             n.effective.append((seat, ab, order))
     for seat in sorted(blocked):
         if s.alive[seat]:
-            n.tell(seat, "mafia.blocked", {"seat": seat})
+            tell_blocked(n, seat, [ab.key for x, ab, _ in n.effective if x == seat])
     return blocked
+
+
+def tell_blocked(n: _Night, seat: int, worked: list[str]) -> None:
+    """A blocked seat learns it was blocked (not by whom), and which of its orders, marked Б,
+    worked all the same: "your orders did not work" would be untrue for those."""
+    if worked:
+        n.tell(seat, "mafia.blocked_some", {"seat": seat, "abilities": sorted(set(worked))})
+    else:
+        n.tell(seat, "mafia.blocked", {"seat": seat})
 
 
 def _use_up(s: MafiaState, n: _Night) -> None:
@@ -1274,6 +1290,7 @@ def _finish_phase(s: MafiaState, n: _Night, before_hp: list[int], before_status:
     """Status news, persona growth, messages to the living only, stalemate counter."""
     events: list[Event] = []
     died = [x for x in range(s.players) if before_status[x][0] and not s.alive[x]]
+    events.extend(n.lead)  # the vote's result comes before the deaths it caused
     for x in died:
         events.append(Event(EVERYONE, "mafia.died", {"seat": x}))
     events.extend(n.public)
@@ -1350,14 +1367,13 @@ def resolve_day(s: MafiaState) -> list[Event]:
             if s.alive[genius]:
                 n.tell(genius, "mafia.plans", {"seat": genius, "plans": s.plans[genius]})
         if s.index == 1:  # day 1: jail for night 2, day 2 and night 3 instead of death (4.6 #20)
-            fate = "jail"
-            _jail(s, leader, 4, n.public)
+            fate = "jail" if _jail(s, leader, 4, n.public) else "free"  # Воин, Тюремщик: never jailed
         elif genius is not None:
             fate = "spared"  # Пропаганда: does not die
         else:
             fate = P.execute(s, n, leader)  # death; public roles: acquitted (Адвокат), jail (Политик)
         s.last_vote = {"seat": leader, "fate": fate, "day": s.number()}
-        n.public.insert(0, Event(EVERYONE, "mafia.vote_result", {"seat": leader, "fate": fate}))
+        n.lead.append(Event(EVERYONE, "mafia.vote_result", {"seat": leader, "fate": fate}))
     P.day_end(n)  # Судья, Сплетник, Миллионер, Безработный, Spirits
     s.extra_votes.pop(s.index, None)
     s.propaganda.pop(s.index, None)

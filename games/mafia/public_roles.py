@@ -616,7 +616,7 @@ def day_start(n: Any) -> None:
         mine = E.abilities(s, seat)
         s.orders[seat] = {k: o for k, o in s.orders[seat].items()
                           if k in mine and "unblockable" in mine[k].flags}
-        n.tell(seat, "mafia.blocked", {"seat": seat})
+        E.tell_blocked(n, seat, [k for k in s.orders[seat] if mine[k].phase == "day"])
     if not _abuse(s):
         for seat in s.living():
             if s.jailed(seat) and "vote" in s.orders[seat] and not R.PUBLIC_ROLES[s.public[seat]].vote_from_jail:
@@ -631,7 +631,7 @@ def execute(s: Any, n: Any, leader: int) -> str:
         return "acquitted"
     if s.public[leader] == "politician" and _free(s, leader):  # Иммунитет: Jail for a night and a day
         E._jail(s, leader, s.index + 2, n.public)
-        return "jail"
+        return "immunity"
     E._die(s, leader)
     return "death"
 

@@ -616,14 +616,32 @@ def _sale_set(s: RevolutionState, seat: int) -> list[str] | None:
 
 
 def _buyout_set(s: RevolutionState, seat: int) -> list[str] | None:
-    priced = sorted((c for c in s.hands[seat] + s.gear[seat] if _price(s, c)), key=lambda c: _price(s, c))
-    total, out = 0, []
-    for c in reversed(priced):
-        out.append(c)
-        total += _price(s, c)
-        if total >= BUYOUT:
-            return out
-    return None
+    """The loot a buyout with no cards named hands over: the cheapest set worth at least BUYOUT."""
+    held = [(c, "hand") for c in s.hands[seat]] + [(c, "gear") for c in s.gear[seat]]
+    priced = [(c, where, _price(s, c)) for c, where in held if _price(s, c)]
+    return cheapest_covering(priced, BUYOUT)
+
+
+def cheapest_covering(items: list[tuple[str, str, int]], need: int) -> list[str] | None:
+    """Card ids of the subset of ``items`` (card, "hand"|"gear", price) whose total is the smallest
+    one >= ``need``; among equal totals the fewest cards, then the fewest equipped ones (a player
+    would rather pay from the hand than strip), then the earliest held. None when all falls short.
+
+    An exact subset sum by totals: a set already worth ``need`` is never extended (more only costs
+    more), so the table holds at most one entry per reachable total."""
+    best: dict[int, tuple[int, int, tuple[int, ...]]] = {0: (0, 0, ())}
+    for i, (_, where, price) in enumerate(items):
+        for total, (count, gear, picked) in list(best.items()):
+            if total >= need:
+                continue
+            grown = (count + 1, gear + (where == "gear"), picked + (i,))
+            known = best.get(total + price)
+            if known is None or grown < known:
+                best[total + price] = grown
+    enough = [total for total in best if total >= need]
+    if not enough:
+        return None
+    return [items[i][0] for i in best[min(enough)][2]]
 
 
 def _default(s: RevolutionState) -> Action:

@@ -27,7 +27,7 @@ from . import LastShown, present_params, seat_name
 from .mafia_names import (
     ABILITIES, ARG_NAMES, COMMON_ORDER, FATES, PERSONAS, PUBLIC_ABILITIES, PUBLIC_KEYS,
     ROLES, RULESETS, ability_lines, ability_list, ability_name, arg_name, common_keys, croupier_lists,
-    ddd_plans, duration, faction_name, mapping_list, order_details, outcome_msg, passives_text,
+    ddd_plans, duration, faction_name, letter_text, mapping_list, order_details, outcome_msg, passives_text,
     persona_counts, phase_when, public_desc, public_key_of, public_title, role_list, role_name,
     ruleset_of, seat_list, spec, tally_lists, team_list, until_text, verdict, vote_count, vote_weight,
     when,
@@ -108,6 +108,8 @@ def event_params(table: "Table", raw: dict[str, Any], params: dict[str, Any]) ->
         out["answer"] = nested(f"mafia.investigation_{'yes' if raw.get('mafia') else 'no'}")
     if "persona" in raw:
         out["persona"] = role_name(raw["persona"])
+    if isinstance(raw.get("text"), str):  # a letter: a bot's stock line in the reader's language
+        out["text"] = letter_text(raw["text"])
     if "found" in raw or "count" in raw:  # Обыск: a count (C) or yes/no (A, B)
         if "found" in raw:
             out["result"] = nested(f"mafia.search_{'yes' if raw.get('found') else 'no'}")
@@ -567,7 +569,7 @@ def known_lines(table: "Table", view: dict[str, Any], limit: int = KNOWN_SHOWN) 
 
 # Results a seat learns (``knowledge``): `look` shows them without the whisper's "The Master
 # whispers" (mafia.known.<name>, the same parameters as the event mafia.<name>).
-KNOWN = ("blocked", "personas", "search", "autopsy", "guess", "armed", "banned", "plans", "dead_role",
+KNOWN = ("blocked", "blocked_some", "personas", "search", "autopsy", "guess", "armed", "banned", "plans", "dead_role",
          "dossier", "aura", "investigation", "evidence", "fate", "croupier", "probed", "cards", "call", "mail")
 
 

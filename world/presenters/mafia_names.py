@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from games.mafia import public_roles as PR
 from games.mafia import roles as R
 from games.mafia import versions as V
+from games.mafia.bot import LETTER_MARK, LETTERS
 
 from ..i18n import nested, nested_list
 from . import seat_name
@@ -39,7 +40,7 @@ ABILITIES: tuple[str, ...] = tuple(dict.fromkeys(
     + list(COMMON_ORDER) + list(PUBLIC_ABILITIES)))
 # What Улики may name besides abilities: a passive and a card play.
 WOUNDS = ("hand_of_fate", "bank")
-FATES = ("death", "jail", "spared", "acquitted")
+FATES = ("death", "jail", "spared", "acquitted", "immunity", "free")
 REASONS = ("ddd", "legend", "mafia", "law", "stalemate", "spirit", "all_in")
 PASSIVES = ("maniac", "genius", "joker", "civilian")  # roles with passives the role whisper describes
 FLAG_ORDER = ("hospital", "jail", "unblockable")
@@ -395,16 +396,26 @@ def order_details(table: "Table", order: dict[str, Any]) -> Any:
                                   for p in order["bans"] if isinstance(p, (list, tuple)) and len(p) == 2],
                                  sep="; "))
     if isinstance(order.get("text"), str):
-        text = order["text"]
-        parts.append(nested("mafia.view.quoted", text=text if len(text) <= 60 else text[:57] + "..."))
+        parts.append(nested("mafia.view.quoted", text=_short(order["text"])))
     for target, text in order.get("more") or ():  # the Бард's further messages
         if isinstance(text, str):
             name = nested("mafia.view.city") if target == "city" else seat_name(table, target)
-            short = text if len(text) <= 60 else text[:57] + "..."
-            parts.append(nested("mafia.more_mail", name=name, text=nested("mafia.view.quoted", text=short)))
+            parts.append(nested("mafia.more_mail", name=name, text=nested("mafia.view.quoted", text=_short(text))))
     if not parts:
         return ""
     return nested("mafia.details", items=nested_list(parts))
+
+
+def _short(text: str) -> Any:
+    shown = letter_text(text)
+    return shown if not isinstance(shown, str) or len(shown) <= 60 else shown[:57] + "..."
+
+
+def letter_text(text: str) -> Any:
+    """A letter's text as the reader reads it: a bot's stock line in their language, else as typed."""
+    if text.startswith(LETTER_MARK) and text[len(LETTER_MARK):] in LETTERS:
+        return nested(f"mafia.bot_letter.{text[len(LETTER_MARK):]}")
+    return text
 
 
 def mapping_list(table: "Table", mapping: Any) -> Any:
