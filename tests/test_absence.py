@@ -103,15 +103,15 @@ async def test_silent_challenge_windows_are_plain_passes(server_factory, door):
     says = ANNA[door]
     start = len(anna.text)
     vera.send_line("налог")
-    await vera.expect("Можно оспорить")
-    await boris.expect("Open to challenges")
+    await vera.expect("Ждём: Boris, Анна")  # her own claim: she waits for the others
+    await boris.expect("You may answer")
     boris.send_line("allow")
     await vera.expect("Анна: нет ответа — пропуск.", timeout=15)
     await boris.expect("Анна did not answer: pass.")
     await boris.expect("Your move", timeout=10)
     boris.mark_here()
     boris.send_line("tax")
-    await vera.expect("Можно оспорить")
+    await vera.expect("Можно ответить")
     vera.send_line("пропустить")
     await boris.expect("Анна did not answer: pass.", timeout=15)
     # Her own turn now: it waits for her (a bot would have moved within its 0.05 s).

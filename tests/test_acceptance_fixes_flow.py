@@ -144,8 +144,8 @@ async def test_coup_queued_challenge_dropped_and_examination_unblockable(server,
     await anna.expect("Ваш ход", timeout=10)
 
     anna.send_line("допрос Vera")
-    await vera.expect("Open to challenges")
-    await boris.expect("Open to challenges")
+    await vera.expect("You may answer")
+    await boris.expect("You may answer")
     vera.send_line("block")
     await vera.expect("Nobody can block the examination, now or later.")
     vera.send_line("block contessa")

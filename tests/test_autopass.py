@@ -121,7 +121,7 @@ async def test_smart_passes_others_windows_unless_typed_and_never_ones_aimed_at_
     anna = await _coup_for_two(server, boris)
     loop = asyncio.get_running_loop()
     anna.send_line("налог")
-    await boris.expect("Open to challenges.")
+    await boris.expect("You may answer")
     opened = loop.time()
     await anna.expect("Boris: пропускаю.", timeout=5)  # after about a second, by itself
     assert loop.time() - opened >= 0.5
@@ -136,7 +136,7 @@ async def test_smart_passes_others_windows_unless_typed_and_never_ones_aimed_at_
     anna.mark_here()
     boris.mark_here()
     anna.send_line("налог")
-    await boris.expect("Open to challenges.")
+    await boris.expect("You may answer")
     boris.send_line("look")
     await asyncio.sleep(2.5)
     assert "Boris: пропускаю." not in anna.text_since_mark()
@@ -149,7 +149,7 @@ async def test_smart_passes_others_windows_unless_typed_and_never_ones_aimed_at_
     # An action aimed at Boris (Анна steals from him) is his business: smart leaves it to him.
     anna.mark_here()
     anna.send_line("украсть Boris")
-    await boris.expect("Open to challenges.")
+    await boris.expect("You may answer")
     await asyncio.sleep(2.5)
     assert "Boris: пропускаю." not in anna.text_since_mark()
     assert [by for _, action, by in _log(server) if action == {"type": "allow"}] == ["autopass", "player"]
