@@ -26,6 +26,7 @@ from setuptools.command.build_ext import build_ext
 ROOT = Path(__file__).resolve().parent
 COMPILED = ["games/coup/engine.py", "games/coup/bot.py"]
 DIGEST_SUFFIX = ".source-sha256"  # games/compiled.py reads these (a twin constant there)
+TRANSLATED: dict[str, str] = {}  # source path -> digest when Cython read it
 
 
 def source_digest(path: str | Path) -> str:
@@ -41,7 +42,10 @@ class BuildWithDigests(build_ext):
             built = Path(self.get_ext_fullpath(ext.name))
             if built.exists():
                 source = ROOT / (ext.name.replace(".", "/") + ".py")
-                Path(str(built) + DIGEST_SUFFIX).write_text(source_digest(source) + "\n")
+                # The digest of the source as it was read for compiling (an edit made while the
+                # build ran must not be recorded as built).
+                digest = TRANSLATED.get(str(source)) or source_digest(source)
+                Path(str(built) + DIGEST_SUFFIX).write_text(digest + "\n")
 
 
 def extensions() -> list:
@@ -52,6 +56,8 @@ def extensions() -> list:
     except ImportError:
         print("korchma: Cython is not available; the games run as pure Python")
         return []
+    for path in COMPILED:  # before Cython reads them
+        TRANSLATED[str(ROOT / path)] = source_digest(ROOT / path)
     try:
         # annotation_typing off: the annotations document, they must not become C type checks.
         modules = cythonize(COMPILED, build_dir="build/cython", quiet=True,
