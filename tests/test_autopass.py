@@ -50,7 +50,7 @@ async def _boris(server: Any, door: str, create: bool = True) -> Any:
 async def _coup_for_two(server: Any, boris: Any) -> Any:
     """Coup for two, Анна first; returns her once she is asked for her turn."""
     anna = await coup_for_two(server, boris, ROLES)
-    await anna.expect(re.compile(r"Ваш ход \(ещё"))
+    await anna.expect(re.compile(r"Ваш ход \(осталось"))
     return anna
 
 
@@ -128,7 +128,7 @@ async def test_smart_passes_others_windows_unless_typed_and_never_ones_aimed_at_
     assert [by for _, action, by in _log(server) if action == {"type": "allow"}] == ["autopass"]
     await boris.expect(re.compile(r"Your move \("), timeout=5)
     boris.send_line("income")
-    await anna.expect(re.compile(r"Ваш ход \(ещё"))
+    await anna.expect(re.compile(r"Ваш ход \(осталось"))
     # Her tax again; this time Boris types something at the table: the window waits for him.
     # (Typed at a person's pace: the same answer within tables.answer_guard of the last one is
     # taken as meant for the last question and refused.)
@@ -145,7 +145,7 @@ async def test_smart_passes_others_windows_unless_typed_and_never_ones_aimed_at_
     assert [by for _, action, by in _log(server) if action == {"type": "allow"}] == ["autopass", "player"]
     await boris.expect(re.compile(r"Your move \("), timeout=5)
     boris.send_line("income")
-    await anna.expect(re.compile(r"Ваш ход \(ещё"))
+    await anna.expect(re.compile(r"Ваш ход \(осталось"))
     # An action aimed at Boris (Анна steals from him) is his business: smart leaves it to him.
     anna.mark_here()
     anna.send_line("украсть Boris")
