@@ -161,7 +161,9 @@ def _wants(view: dict[str, Any], key: str, known: dict[int, str], rng: Any) -> b
         return view["hospital"][view["viewer"]]
     if key == "mail":
         return rng.random() < 0.15
-    if key in ("sniper", "punishment", "arrest", "jury", "backstab"):
+    if key == "sniper":  # a wrong role wastes the night's one weapon: only on a hunted seat
+        return getattr(known, "first", None) is not None
+    if key in ("punishment", "arrest", "jury", "backstab"):
         return bool(known)
     if key == "call":
         return rng.random() < 0.2
