@@ -5,8 +5,8 @@
     python bench/revolution_balance.py --games 400 --players 5
 
 Plays seeded bot games ("normal" bots, straight on the engine, no server) twice with the same
-seeds: BEFORE = the deck as it was (bench/revolution_deck_before_i14.json) with the bots'
-old fight policy (bot.BASELINE); AFTER = games/revolution/decks/default.json with bot.POLICY.
+seeds: BEFORE = the deck as it was (games/revolution/decks/default.json at BEFORE_COMMIT, read
+with ``git show``) with the bots' old fight policy (bot.BASELINE); AFTER = games/revolution/decks/default.json with bot.POLICY.
 Every fight is recorded when it starts (opponent level, the fighter's attack) and when it ends:
 won alone, won with a helper, lost (then escaped or caught), or called off.
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -35,11 +36,14 @@ from games.revolution import deck as D  # noqa: E402
 from games.revolution import engine as E  # noqa: E402
 
 BEFORE_DECK = "before-i14"
+BEFORE_COMMIT = "6d82c67dd672776661b9b6acae11e4c1d2703492"  # main just before issue 14's bot work
 MAX_STEPS = 20_000
 
 
 def load_before() -> None:
-    data = json.loads((ROOT / "bench" / "revolution_deck_before_i14.json").read_text(encoding="utf-8"))
+    data = json.loads(subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{BEFORE_COMMIT}:games/revolution/decks/default.json"],
+        capture_output=True, check=True).stdout.decode("utf-8"))
     D.register(D.parse(data, BEFORE_DECK))
 
 
