@@ -5,12 +5,15 @@ in this phase and that ``legal`` offers, with a target and arguments chosen from
 knows (teammates, results learned so far); when nothing is left it says ``ready``. The Mafia
 never attack a teammate; investigators follow up on what they learned (a suspect's persona is
 the role guessed for Снайпер/Кара/Арест/Суд/Информатор, and the suspect is shot and voted
-against); everyone votes. Pure: the same view, legal and RNG state give the same action.
+against); everyone votes. Every faction hunts a seat its own evidence marks as the Злой Гений
+(more eagerly as the Гений's public plan floor nears DDD) or the Маньяк (genius_hunt.py): that
+seat comes first among its suspects. Pure: the same view, legal and RNG state give the same action.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from . import genius_hunt as G
 from . import versions as V
 from .roles import LAW, MAFIA, NEUTRAL, ROLE_ORDER
 
@@ -20,6 +23,7 @@ STRICT = False  # tests: raise instead of falling back to "ready"
 # (world.presenters.mafia_names.letter_text). Typed text can never hold the control character.
 LETTER_MARK = "\x1f"
 LETTERS = ("beware", "i_know", "city_awake")
+HUNT = True  # issue 14: bots hunt the Злой Гений / Маньяк (bench/mafia_balance.py compares with False)
 READY = {"type": "ready"}
 EVIL_FOR = {MAFIA: {LAW, NEUTRAL}, LAW: {MAFIA, NEUTRAL}, NEUTRAL: {MAFIA, LAW}}
 
@@ -45,16 +49,19 @@ DAY_PLAN = {"civilian": ("assist",), "maniac": ("double_life",), "vigilante": ("
 COMMON_NIGHT = ("revolver", "paranoia", "healing", "card", "mail")
 
 
-def bot_action(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, level: str = "easy") -> dict[str, Any]:
+def bot_action(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, level: str = "easy",
+               hunt: bool | None = None) -> dict[str, Any]:
+    """``hunt``: go after a likely Злой Гений / Маньяк (genius_hunt.py) and spread probes over
+    seats not looked at yet (default HUNT; False plays as bots did before issue 14, for benches)."""
     try:
-        return _choose(view, legal, rng)
+        return _choose(view, legal, rng, HUNT if hunt is None else hunt)
     except Exception:
         if STRICT:
             raise
         return dict(READY) if READY in legal else dict(legal[0])
 
 
-def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any) -> dict[str, Any]:
+def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, hunt_on: bool = True) -> dict[str, Any]:
     me = view["viewer"]
     options: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
@@ -64,6 +71,10 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any) -> dict
     orders = view["orders"]
     team = {t["seat"] for t in view.get("team", ())}
     known = _suspects(view, team)
+    hunt = G.hunted(view, team) if hunt_on else None  # issue 14: every faction hunts a likely Злой Гений (or Маньяк) first
+    if hunt is not None:
+        seat, role = hunt
+        known = _Known({seat: role, **{t: r for t, r in known.items() if t != seat}}, first=seat)
     done = set(orders)
     if "all_in" in options:  # Ва-банк only with every secret role known
         mapping = _mapping(view, team)
@@ -74,7 +85,9 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any) -> dict
             if key == "double_life" and view.get("version", "C") != "C" and rng.random() >= 0.05:
                 continue  # A/B: at will, so only now and then
             if key not in done and key in options and rng.random() < 0.5:
-                return _fill(view, options[key], known, team, rng)
+                action = _fill(view, options[key], known, team, rng, hunt_on)
+                if action is not None:  # (no target it would take: vote instead)
+                    return action
         action = _public(view, options, done, known, team, rng)  # public-role day abilities
         if action is not None:
             return action
@@ -88,16 +101,36 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any) -> dict
         for key in plan:
             if key in done or key not in options:
                 continue
+            if key in ARSENAL and done & ARSENAL:  # one weapon a night: another would replace it
+                continue
             if not _wants(view, key, known, rng):
                 done.add(key)
                 continue
             if key == "card":
                 action = _card(view, options[key], known, team, rng)
             else:
-                action = _fill(view, options[key], known, team, rng)
+                action = _fill(view, options[key], known, team, rng, hunt_on)
             if action is not None:
                 return action
     return dict(READY) if READY in legal else dict(legal[0])
+
+
+class _Known(dict):
+    """Suspects (seat -> a role of the other side it showed), with the one hunted first."""
+
+    def __init__(self, items: dict[int, str], first: int | None = None) -> None:
+        super().__init__(items)
+        self.first = first
+
+
+def _ranked(known: dict[int, str], team: set[int]) -> list[int]:
+    """Suspects in the order a bot goes after them: the hunted Злой Гений, then by seat."""
+    out = [t for t in sorted(known) if t not in team]
+    first = getattr(known, "first", None)
+    if first in out:
+        out.remove(first)
+        out.insert(0, first)
+    return out
 
 
 def _suspects(view: dict[str, Any], team: set[int]) -> dict[int, str]:
@@ -133,7 +166,9 @@ def _wants(view: dict[str, Any], key: str, known: dict[int, str], rng: Any) -> b
         return view["hospital"][view["viewer"]]
     if key == "mail":
         return rng.random() < 0.15
-    if key in ("sniper", "punishment", "arrest", "jury", "backstab"):
+    if key == "sniper":  # a wrong role wastes the night's one weapon: only on a hunted seat
+        return getattr(known, "first", None) is not None
+    if key in ("punishment", "arrest", "jury", "backstab"):
         return bool(known)
     if key == "call":
         return rng.random() < 0.2
@@ -158,11 +193,11 @@ def _pick(actions: list[dict[str, Any]], prefer: list[int], avoid: set[int], rng
 
 
 def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, str], team: set[int],
-          rng: Any) -> dict[str, Any] | None:
+          rng: Any, hunt_on: bool = True) -> dict[str, Any] | None:
     me = view["viewer"]
     key = actions[0].get("ability") or actions[0]["type"]
     friendly = key in ("cover", "patrol", "kidnap", "militia", "assist") and view["faction"] == MAFIA
-    suspects = [t for t in sorted(known) if t not in team]
+    suspects = _ranked(known, team)
     if key in ("cover", "patrol"):
         prefer = sorted(team) if view["faction"] == MAFIA else [me]
         action = _pick(actions, prefer, set(suspects), rng)
@@ -195,7 +230,10 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
             else:
                 action["persona"] = rng.choice(("maniac", "boss", "killer"))
         elif arg == "personas":
-            action["personas"] = rng.sample(("boss", "killer", "agent", "maniac"), 2)
+            if key == "search" and hunt_on and G.in_play(view) and view["role"] != G.GENIUS and rng.random() < 0.6:
+                action["personas"] = [G.GENIUS, "traitor"]  # only the Гений's list has both
+            else:
+                action["personas"] = rng.sample(("boss", "killer", "agent", "maniac"), 2)
         elif arg == "public":
             living = [x for x in range(view["players"]) if view["alive"][x] and x != me and x not in team]
             pick = rng.choice(living) if living else me
@@ -210,6 +248,7 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
     return action
 
 
+ARSENAL = frozenset(("sniper", "tommygun", "pistol"))  # the Киллер's weapons: an order replaces the others
 ATTACKS = frozenset(("pistol", "tommygun", "revolver", "legacy", "assault", "sabotage", "interrogation",
                      "zombify", "mastermind", "own_hands", "informants", "stalking", "search"))
 
@@ -262,7 +301,7 @@ def _mapping(view: dict[str, Any], team: set[int]) -> list[str] | None:
 def _vote(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, str], team: set[int],
           rng: Any) -> dict[str, Any]:
     me = view["viewer"]
-    suspects = [t for t in sorted(known) if t not in team]
+    suspects = _ranked(known, team)
     action = _pick(actions, suspects, team | {me}, rng) or actions[0]
     return dict(action)
 
@@ -288,7 +327,7 @@ def _public(view: dict[str, Any], options: dict[str, list[dict[str, Any]]], done
         if key in done or key not in options or rng.random() >= chance:
             continue
         actions = options[key]
-        suspects = [t for t in sorted(known) if t not in team]
+        suspects = _ranked(known, team)
         if aim == "foe":
             action = _pick(actions, suspects, team | {me}, rng)
         elif aim == "friend":

@@ -8,9 +8,11 @@ from the ``rng`` it is given. Every answer is one element of ``legal``.
   weak opponent from hand / draw face down / discard down to the limit / end. In jail: buy out
   when it can, else roll.
 * Fights: the fighter plays bonuses and accepts the cheapest offer that wins, calls the fight off
-  or escapes with a card when it cannot win; others offer help for half the loot when their attack
-  tips the fight (never to a fighter who would reach level 10), and hinder a fighter who leads or
-  would reach level 10.
+  or escapes with a card when it cannot win. Others (``Policy``, issue 14) offer help when their
+  attack tips the fight, only to a fighter who stays below them after the win (never to one who
+  would reach level 10), asking all the loot from one who would draw level; and hinder a winning
+  fighter who would draw level with them or pass them, when their cards can turn the fight,
+  keeping their last fight card unless the fighter leads the table.
 * Trades (outside fights): an open offer to the bot is accepted when what it gets is worth, by
   price, at least what it gives, else declined; on its own turn it sometimes offers an item from
   its hand that it will not wear (or other priced loot) for a better item another player wears
@@ -21,6 +23,7 @@ from the ``rng`` it is given. Every answer is one element of ``legal``.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..base import bot_answer
@@ -32,8 +35,36 @@ EASY_RANDOM = 0.3
 GOAL = 10
 
 
-def bot_action(view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
-    return bot_answer(_choose, view, legal, rng, level, EASY_RANDOM, STRICT)
+@dataclass(frozen=True)
+class Policy:
+    """How a bot takes sides in other players' fights (issue 14: fights were won 96-98% of the
+    time because every bystander helped and almost nobody hindered).
+
+    ``help_lead``: a bystander offers help only when the fighter, after the win, would be at most
+    this many levels above it (None: anyone who would not reach level 10).
+    ``hinder_lead``: a bystander hinders a fighter who is winning when the fighter, after the win,
+    would be at least this many levels above it (None: only the leader or one about to win).
+    ``hinder_reserve``: a bystander keeps this many fight cards for its own fights (hindering
+    spends them; a bot that hinders with its last card fights its own opponents naked).
+    ``greedy_share``: a helper asks for all the loot from a fighter who would draw level with it
+    or pass it (else half)."""
+
+    help_lead: int | None
+    hinder_lead: int | None
+    hinder_reserve: int
+    greedy_share: bool
+
+
+BASELINE = Policy(help_lead=None, hinder_lead=None, hinder_reserve=0, greedy_share=False)  # before issue 14
+TUNED = Policy(help_lead=-1, hinder_lead=0, hinder_reserve=1, greedy_share=True)
+POLICY = TUNED
+
+
+def bot_action(view: dict[str, Any], legal: list[Action], rng: Any, level: str,
+               policy: Policy | None = None) -> Action:
+    def choose(v: dict[str, Any], lg: list[Action], r: Any) -> Action:
+        return _choose(v, lg, r, policy or POLICY)
+    return bot_answer(choose, view, legal, rng, level, EASY_RANDOM, STRICT)
 
 
 def _first(legal: list[Action], kind: str) -> Action | None:
@@ -43,13 +74,13 @@ def _first(legal: list[Action], kind: str) -> Action | None:
     return None
 
 
-def _choose(view: dict[str, Any], legal: list[Action], rng: Any) -> Action:
+def _choose(view: dict[str, Any], legal: list[Action], rng: Any, policy: Policy = TUNED) -> Action:
     deck = load(view["deck"])
     stage = view["stage"]
     if stage == "counter":
         return _counter(view, legal)
     if stage == "fight":
-        return _fight(view, legal, deck)
+        return _fight(view, legal, deck, policy)
     answer = _trade_answer(view, legal, deck)
     if answer is not None:
         return answer
@@ -108,7 +139,7 @@ def _bonus_of(deck, a: Action) -> int:
     return e["n"] if e else 0
 
 
-def _fight(view: dict[str, Any], legal: list[Action], deck) -> Action:
+def _fight(view: dict[str, Any], legal: list[Action], deck, policy: Policy = TUNED) -> Action:
     me = view["me"]
     f = view["fight"]
     pt, ot = f["players_total"], f["opponent_total"]
@@ -150,16 +181,32 @@ def _fight(view: dict[str, Any], legal: list[Action], deck) -> Action:
                     return a
         return pas
     fighter = f["fighter"]
-    threat = levels[fighter] + opp["levels"] >= GOAL or levels[fighter] >= max(
-        lv for i, lv in enumerate(levels) if i != fighter)
-    if pt > ot and threat and hinders and levels[fighter] >= levels[me] - 1:
-        return max(hinders, key=lambda a: _bonus_of(deck, a))
-    if pt <= ot and levels[fighter] + opp["levels"] < GOAL:
+    after = levels[fighter] + opp["levels"]  # the fighter's level if it wins
+    threat = after >= GOAL or levels[fighter] >= max(lv for i, lv in enumerate(levels) if i != fighter)
+    if pt > ot and hinders:
+        if policy.hinder_lead is None:
+            wants = threat and levels[fighter] >= levels[me] - 1
+        else:  # a rival pulling ahead is stopped while the bot keeps a card for its own fights
+            lead = after - levels[me] >= policy.hinder_lead
+            leader = levels[fighter] > max(lv for i, lv in enumerate(levels) if i != fighter)
+            reach = sum(_bonus_of(deck, a) for a in hinders) >= pt - ot  # enough to turn it
+            wants = after >= GOAL or (lead and reach and (leader or _fight_cards(view, deck) > policy.hinder_reserve))
+        if wants:
+            return max(hinders, key=lambda a: _bonus_of(deck, a))
+    if pt <= ot and after < GOAL and (policy.help_lead is None or after - levels[me] <= policy.help_lead):
         offers = [a for a in legal if a["type"] == "offer"]
         if offers and view["attack"][me] + _help_bonus(view, deck, me) >= ot - pt + 1:
             want = (opp["loot"] + 1) // 2
+            if policy.greedy_share and after >= levels[me]:
+                want = opp["loot"]
             return min(offers, key=lambda a: abs(a["share"] - want))
     return pas
+
+
+def _fight_cards(view: dict[str, Any], deck) -> int:
+    """One-shot cards in the bot's hand that change a fight (speeches and fight bonuses)."""
+    return sum(1 for c in view.get("hand", []) if deck.cards[c].category == "speech"
+               or deck.cards[c].effect("fight_bonus"))
 
 
 def _help_bonus(view, deck, seat) -> int:
