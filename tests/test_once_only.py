@@ -70,7 +70,8 @@ async def test_mafia_observer_master_reads_each_public_event_once(server_factory
     await warden.settle(0.5)
     watched = public_events(guest)
     # The same public events as the watcher, each once (the Master also gets the order log).
-    assert len(watched) >= 5 and [e for e in public_events(vika) if e[0] != "mafia.order_log"] == watched
+    # (start, night, its news, day: always there; deaths and the like depend on the bots' night)
+    assert len(watched) >= 4 and [e for e in public_events(vika) if e[0] != "mafia.order_log"] == watched
     # Every public line the watcher read since the start, each Master read as often (not twice).
     started = guest.text.index("Мастер начинает игру")
     lines = [flat(line) for line in guest.text[started:].replace("\r", "").split("\n")]

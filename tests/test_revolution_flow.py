@@ -939,8 +939,9 @@ class Player(WirePlayer):
 
     def __init__(self, name: str, lang: str, typer: Any, eyes: Any, seed: int) -> None:
         super().__init__(name, lang, typer, eyes, seed)
-        self.refused: list[tuple[str, str, bool]] = []  # (typed, refusal, whether the cards had changed)
+        self.refused: list[tuple[str, str, bool]] = []  # (typed, refusal, whether the view had changed)
         self.chosen_from: tuple = ()
+        self.chosen_view: dict = {}  # the whole view the last command was chosen from
 
     def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
         """Mostly what a sensible player (the bot's policy) would do; sometimes anything legal,
@@ -957,6 +958,7 @@ class Player(WirePlayer):
 
     def answer(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
         self.chosen_from = own_cards(view)
+        self.chosen_view = view
         action = self.choose(view, legal)
         text, _ = command_for(action, self.lang, self.names(), view, legal, self.rng, steady=True)
         return action, text
@@ -992,7 +994,9 @@ class Player(WirePlayer):
         refused = [r for r in refusals if r in fresh]
         if refused:
             _, latest = self.latest("Korchma.Game.View")
-            changed = own_cards(latest["view"]) != self.chosen_from
+            # Stale: the cards changed, or the question did (a counter-revolution played meanwhile
+            # raises the level a counter must have, as for a person typing at the same moment).
+            changed = own_cards(latest["view"]) != self.chosen_from or latest["view"] != self.chosen_view
             self.refused.extend((self.sent[-1][1], r, changed) for r in refused)
 
 
