@@ -55,6 +55,30 @@ LANGUAGE_NAMES = {"ru": "Russian", "en": "English", "uk": "Ukrainian"}
 #: Seconds the prompt waits after unasked-for output, for the rest of the same burst.
 REPROMPT_DELAY = 0.05
 
+
+class _Reprompts:
+    """The sessions owed a prompt after unasked-for output, prompted together
+    :data:`REPROMPT_DELAY` after the first of a burst: one timer for the whole server, not one
+    per listener per line (a `say` to 300 people would otherwise arm 300)."""
+
+    def __init__(self) -> None:
+        self.due: set[TelnetSession] = set()
+        self.handle: asyncio.TimerHandle | None = None
+
+    def add(self, session: "TelnetSession") -> None:
+        self.due.add(session)
+        if self.handle is None:
+            self.handle = asyncio.get_running_loop().call_later(REPROMPT_DELAY, self.flush)
+
+    def flush(self) -> None:
+        self.handle = None
+        due, self.due = self.due, set()
+        for session in due:
+            session._prompt_again()
+
+
+REPROMPTS = _Reprompts()
+
 #: What to send for characters an 8-bit encoding lacks (KOI8-R has no « », for instance).
 FALLBACKS = {"«": '"', "»": '"', "„": '"', "“": '"', "”": '"', "‘": "'", "’": "'", "‚": "'",
              "—": "-", "–": "-", "‑": "-", "−": "-", "…": "...", "№": "N", "\u00a0": " ",
@@ -100,7 +124,7 @@ class TelnetSession(Session):
         self._echo_off = False
         self._at_prompt = False  # the cursor sits after a prompt
         self._paused = False
-        self._reprompt: asyncio.TimerHandle | None = None  # the prompt due after unasked-for output
+        self._reprompt = False  # a prompt is due after unasked-for output (REPROMPTS has us)
 
     # -- output -------------------------------------------------------------------------
 
@@ -140,8 +164,10 @@ class TelnetSession(Session):
         if self.account is not None:
             if self._at_prompt:
                 return
-            self.writer.write(b"> ")
             self._at_prompt = True
+            # The prompt and its GA/EOR in one write: one send for each prompt, not two.
+            self.writer._write(b"> " + self._prompt_mark(), escape_iac=False)
+            return
         self._mark_prompt()
 
     def _prompt_soon(self) -> None:
@@ -149,22 +175,30 @@ class TelnetSession(Session):
         with its GA/EOR, so a MUD client shows ``>`` and the half-typed line goes on below it.
         Once per burst: a step's lines may come over several loop turns (the inbox is written
         between them), so the prompt waits :data:`REPROMPT_DELAY` for the rest."""
-        if self._reprompt is None and self.account is not None:
-            self._reprompt = asyncio.get_running_loop().call_later(REPROMPT_DELAY, self._prompt_again)
+        if not self._reprompt and self.account is not None:
+            self._reprompt = True
+            REPROMPTS.add(self)
 
     def _prompt_again(self) -> None:
-        self._reprompt = None
+        self._reprompt = False
         # A typed line being handled prompts when it is done; an open dialogue (a hidden
         # password) asks with its own words.
         if self._worker is None and self.dialog is None:
             self.send_prompt()
 
-    def _mark_prompt(self) -> None:
+    def _prompt_mark(self) -> bytes:
+        """IAC EOR if the client asked for it, else IAC GA unless it suppressed go-ahead."""
         w = self.writer
         if w.local_option.enabled(EOR):
-            w.send_iac(IAC + CMD_EOR)
-        elif not w.local_option.enabled(SGA):
-            w.send_iac(IAC + GA)
+            return IAC + CMD_EOR
+        if not w.local_option.enabled(SGA):
+            return IAC + GA
+        return b""
+
+    def _mark_prompt(self) -> None:
+        mark = self._prompt_mark()
+        if mark:
+            self.writer.send_iac(mark)
 
     def gmcp(self, package: str, data: Any) -> None:
         w = self.writer
