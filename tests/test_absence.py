@@ -19,7 +19,7 @@ from games.coup import GAME as COUP
 from games.revolution import GAME as REVOLUTION
 from tests.ssh_client import connect
 from tests.telnet_client import log_in
-from tests.wire import open_table
+from tests.wire import open_table, set_lang
 
 # What Анна reads, in her language (ru over telnet, uk over SSH).
 ANNA = {
@@ -42,12 +42,7 @@ async def _person(server: Any, door: str, name: str, lang: str) -> Any:
     else:
         client = await connect(server.ssh_port, name, password="secret1", width=200)
         await client.expect(name)
-    if lang == "en":
-        client.send_line("lang en")
-        await client.expect("Language: English")
-    elif lang == "uk":
-        client.send_line("мова uk")
-        await client.expect("Мова: українська")
+    await set_lang(client, lang)
     return client
 
 

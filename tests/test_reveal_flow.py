@@ -14,7 +14,7 @@ from typing import Any
 
 from tests.ssh_client import connect
 from tests.telnet_client import log_in
-from tests.wire import open_table
+from tests.wire import open_table, set_lang
 from world.i18n import strip_marks, t
 
 HEADER = re.compile(r"Карты на стол|Cards on the table|Карти на стіл")
@@ -33,15 +33,6 @@ async def ssh(server: Any, name: str, lang: str) -> Any:
     await client.expect(name)
     await set_lang(client, lang)
     return client
-
-
-async def set_lang(client: Any, lang: str) -> None:
-    if lang == "en":
-        client.send_line("lang en")
-        await client.expect("Language: English")
-    elif lang == "uk":
-        client.send_line("мова uk")
-        await client.expect("Мова: українська")
 
 
 async def sit_down_and_start(anna: Any, boris: Any, watchers: list[Any], command: str, bots: int,

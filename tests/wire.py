@@ -226,3 +226,13 @@ async def coup_for_two(server: Any, boris: Any, roles: str, gmcp: bool = False) 
     boris.send_line("draft contessa")
     boris.hand = await boris.expect(re.compile(rf"your cards are ({roles}), ({roles})"), timeout=10)
     return anna
+
+
+async def set_lang(client: Any, lang: str) -> None:
+    """Switch a logged-in client to English or Ukrainian (Russian is the default)."""
+    if lang == "en":
+        client.send_line("lang en")
+        await client.expect("Language: English")
+    elif lang == "uk":
+        client.send_line("мова uk")
+        await client.expect("Мова: українська")
