@@ -101,8 +101,8 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, hunt_on
         for key in plan:
             if key in done or key not in options:
                 continue
-            if key in ARSENAL and done & ARSENAL:  # one weapon a night: another would replace it
-                continue
+            if key in ARSENAL and ARSENAL & set(orders):  # one weapon a night: another would replace it
+                continue  # (only an order given counts: a weapon passed over must not disarm the rest)
             if not _wants(view, key, known, rng):
                 done.add(key)
                 continue
