@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Forum Mafia (version C) balance: who wins bot games, by faction and table size, before and
-after issue 14's Злой Гений hunt.
+after issue 14's bot work (the Злой Гений hunt, then the Мафия's team play).
 
-    python bench/mafia_balance.py                 (about 30 s of CPU)
+    python bench/mafia_balance.py                 (about 50 s of CPU)
     python bench/mafia_balance.py --games 200 --sizes 11 15
 
 Plays seeded bot games straight on the engine (no server; a random waiting seat answers next),
-three times with the same seeds: BEFORE with the bots as they were (games/mafia/bot.py at commit
+four times with the same seeds: BEFORE with the bots as they were (games/mafia/bot.py at commit
 BEFORE_COMMIT, just before issue 14, read with git show and loaded in its package; without
-git history that row is left out); FIXES with today's bots told not to
-hunt (``hunt=False``: only the two bot fixes of issue 14, a Киллер that swapped weapons forever
-and a day ability that returned nothing); AFTER with the bots' default (games/mafia/
-genius_hunt.py: every faction hunts a seat its own evidence marks as the Злой Гений or the Маньяк,
-more eagerly as the Гений's public plan floor nears DDD). Prints the share of games each side won: Закон, Мафия, Злой Гений (DDD), Маньяк («Я
+git history that row is left out); PASS1 with the bots of issue 14's first pass (PASS1_REF: the
+Гений hunt, and a Киллер that never shot after night 1, as a Снайпер passed over disarmed him);
+FIXES with today's bots told not to hunt (``hunt=False``: the bot fixes of issue 14, no
+hunt, no common mark); AFTER with the bots' default (genius_hunt.py: every faction hunts a seat its
+own evidence marks as the Злой Гений or the Маньяк, more eagerly as the Гений's public plan floor
+nears DDD; team_play.py: the Мафия shoot one common mark and, from bot.BIG_TABLE seats, vote it
+as a bloc). Prints the share of games each side won: Закон, Мафия, Злой Гений (DDD), Маньяк («Я
 легенда»), and games nobody won. Prints numbers, asserts nothing.
 """
 from __future__ import annotations
@@ -37,21 +39,22 @@ MAX_STEPS = 100_000
 
 
 BEFORE_COMMIT = "6d82c67dd672776661b9b6acae11e4c1d2703492"  # main just before issue 14's bot work
+PASS1_REF = "d95c05d07434876bb6edce3dc94e803c2ab06d76"  # main after issue 14's first bot pass (the Гений hunt), before the team play
 
 
-def load_before():
-    """games/mafia/bot.py as it was before issue 14, as games.mafia.bot_before_i14 (so its relative
-    imports work), or None without the git history."""
+def load_before(commit: str = BEFORE_COMMIT, name: str = "bot_before_i14"):
+    """games/mafia/bot.py as it was at ``commit``, as games.mafia.<name> (so its relative imports
+    work), or None without the git history."""
     try:
-        source = subprocess.run(["git", "-C", str(ROOT), "show", f"{BEFORE_COMMIT}:games/mafia/bot.py"],
+        source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:games/mafia/bot.py"],
                                 capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        print("(no git history: the BEFORE row is left out)")
+        print(f"(no git history: the row of {commit[:7]} is left out)")
         return None
-    spec = importlib.util.spec_from_loader("games.mafia.bot_before_i14", loader=None)
+    spec = importlib.util.spec_from_loader(f"games.mafia.{name}", loader=None)
     module = importlib.util.module_from_spec(spec)
     module.__package__ = "games.mafia"
-    exec(compile(source, "games/mafia/bot.py@" + BEFORE_COMMIT[:7], "exec"), module.__dict__)
+    exec(compile(source, "games/mafia/bot.py@" + commit[:7], "exec"), module.__dict__)
     return module
 
 
@@ -79,7 +82,9 @@ def main() -> None:
           f"{args.seed + args.games - 1}; share of games won")
     print(f"{'seats':>5}  {'':6}  " + "  ".join(f"{name:>10}" for _, name in SIDES) + "     CPU")
     before = load_before()
+    pass1 = load_before(PASS1_REF, "bot_pass1_i14")
     bots = ((("BEFORE", lambda v, lg, r: before.bot_action(v, lg, r, "normal")),) if before else ()) + (
+        (("PASS1", lambda v, lg, r: pass1.bot_action(v, lg, r, "normal")),) if pass1 else ()) + (
         ("FIXES", lambda v, lg, r: B.bot_action(v, lg, r, "normal", False)),
         ("AFTER", lambda v, lg, r: B.bot_action(v, lg, r, "normal")))
     for seats in args.sizes:

@@ -11,6 +11,7 @@ from games.base import MASTER
 from games.mafia import GAME
 from games.mafia import bot as B
 from games.mafia import genius_hunt as G
+from games.mafia import team_play as T
 from tests.test_mafia_engine import game, touch
 
 # 11 seats as the deal gives them; the Гений at seat 9 (decision #3: the deal follows the count)
@@ -119,3 +120,70 @@ def test_bots_get_only_the_seats_view_and_hidden_plans_do_not_reach_them():
     for seat in (3, 5):
         assert GAME.view(other, seat) == GAME.view(s, seat)
         assert strict_answer(other, seat) == strict_answer(s, seat)
+
+
+# ---------------------------------------------------------------- the Мафия plays as a team (balance)
+
+MAFIA_SEATS = (0, 1, 7)  # boss, killer, agent in ELEVEN
+
+
+def night_orders(s, seat, rng_seed=7):
+    """Everything ``seat``'s bot orders this night, applied, until it says ready."""
+    rng = random.Random(rng_seed)
+    saved, B.STRICT = B.STRICT, True
+    try:
+        for _ in range(12):
+            action = B.bot_action(GAME.view(s, seat), GAME.legal(s, seat), rng, "normal")
+            if action["type"] == "ready":
+                return dict(GAME.view(s, seat)["orders"])
+            GAME.apply(s, seat, action)
+    finally:
+        B.STRICT = saved
+    raise AssertionError("the bot never said ready")
+
+
+def test_the_killer_still_shoots_after_night_one():
+    """A Снайпер passed over (no hunted seat) does not count as tonight's weapon: the Киллер still
+    orders the Пистолет or the Томми-ган on night 2 and later (it ordered none before the fix)."""
+    for index in (2, 4):
+        for rng_seed in range(6):
+            s = game(ELEVEN, index=index)
+            weapons = set(night_orders(s, 1, rng_seed)) & B.ARSENAL
+            assert len(weapons) == 1, (index, rng_seed, weapons)
+
+
+def test_mafia_bots_share_one_mark_from_their_own_view():
+    """All three Mafia bots compute the same mark (a living outsider), their shots go there and, at
+    a table of 11, so do their three votes; the mark stays put from night to night (a wounded mark
+    is finished), and hidden state the Mafia cannot see does not move it."""
+    s = game(ELEVEN, index=2)
+    marks = {T.mark(GAME.view(s, seat)) for seat in MAFIA_SEATS}
+    assert len(marks) == 1
+    mark = marks.pop()
+    assert mark not in MAFIA_SEATS and s.alive[mark]
+    for rng_seed in range(4):
+        shot = night_orders(game(ELEVEN, index=2), 1, rng_seed)
+        assert [o["target"] for k, o in shot.items() if k in B.ARSENAL] == [mark]
+    assert T.mark(GAME.view(game(ELEVEN, index=6), 0)) == mark  # night 4: the same seat
+    day = game(ELEVEN, index=3)
+    for seat in MAFIA_SEATS:
+        assert strict_answer(day, seat) == {"type": "vote", "target": mark}
+    other = copy.deepcopy(day)
+    other.hp[mark] = 1
+    other.plans[GENIUS_SEAT] = 5
+    touch(other)
+    assert all(strict_answer(other, seat) == strict_answer(day, seat) for seat in MAFIA_SEATS)
+    dead = game(ELEVEN, index=3)
+    dead.alive[mark] = False
+    touch(dead)
+    assert T.mark(GAME.view(dead, 0)) not in (mark, *MAFIA_SEATS)
+    assert T.mark(GAME.view(day, 3)) is None  # a Law seat has no team and no mark
+
+
+def test_no_bloc_vote_at_a_small_table():
+    """At 8 seats (three Mafia of eight) each Mafia bot votes by its own lights (bench: a bloc took
+    the Мафия to 50% there); their shots still share the mark."""
+    s = game(ELEVEN[:8], index=1)
+    mark = T.mark(GAME.view(s, 0))
+    votes = {strict_answer(s, seat, rng_seed)["target"] for seat in MAFIA_SEATS for rng_seed in range(4)}
+    assert votes != {mark}

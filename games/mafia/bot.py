@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import genius_hunt as G
+from . import team_play as T
 from . import versions as V
 from .roles import LAW, MAFIA, NEUTRAL, ROLE_ORDER
 
@@ -24,6 +25,11 @@ STRICT = False  # tests: raise instead of falling back to "ready"
 LETTER_MARK = "\x1f"
 LETTERS = ("beware", "i_know", "city_awake")
 HUNT = True  # issue 14: bots hunt the Злой Гений / Маньяк (bench/mafia_balance.py compares with False)
+# From this many seats the Mafia (3 of any table) vote their common mark as one bloc and the Киллер
+# takes the Томми-ган (a sure kill, but it names him) twice as often: three votes and one kill a
+# night weigh less the bigger the table (bench/mafia_balance.py: Мафия 5-12% at 11-15 seats
+# without them; at 8 seats a bloc of three in eight took the Мафия to 50%, so not there).
+BIG_TABLE = 11
 READY = {"type": "ready"}
 EVIL_FOR = {MAFIA: {LAW, NEUTRAL}, LAW: {MAFIA, NEUTRAL}, NEUTRAL: {MAFIA, LAW}}
 
@@ -75,6 +81,8 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, hunt_on
     if hunt is not None:
         seat, role = hunt
         known = _Known({seat: role, **{t: r for t, r in known.items() if t != seat}}, first=seat)
+    if hunt_on and view["faction"] == MAFIA:  # the team's common mark: one target, one vote bloc
+        known = _Known(known, first=getattr(known, "first", None), mark=T.mark(view))
     done = set(orders)
     if "all_in" in options:  # Ва-банк only with every secret role known
         mapping = _mapping(view, team)
@@ -116,20 +124,24 @@ def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, hunt_on
 
 
 class _Known(dict):
-    """Suspects (seat -> a role of the other side it showed), with the one hunted first."""
+    """Suspects (seat -> a role of the other side it showed), with the one hunted first and, for
+    the Mafia, the team's mark next (team_play.py)."""
 
-    def __init__(self, items: dict[int, str], first: int | None = None) -> None:
+    def __init__(self, items: dict[int, str], first: int | None = None, mark: int | None = None) -> None:
         super().__init__(items)
         self.first = first
+        self.mark = mark
 
 
 def _ranked(known: dict[int, str], team: set[int]) -> list[int]:
-    """Suspects in the order a bot goes after them: the hunted Злой Гений, then by seat."""
+    """Suspects in the order a bot goes after them: the hunted Злой Гений, the Mafia's mark, then by seat."""
     out = [t for t in sorted(known) if t not in team]
-    first = getattr(known, "first", None)
-    if first in out:
-        out.remove(first)
-        out.insert(0, first)
+    leads = [s for s in (getattr(known, "first", None), getattr(known, "mark", None)) if s is not None]
+    for lead in reversed(leads):
+        if lead in out:
+            out.remove(lead)
+        if lead not in team:
+            out.insert(0, lead)
     return out
 
 
@@ -177,7 +189,7 @@ def _wants(view: dict[str, Any], key: str, known: dict[int, str], rng: Any) -> b
     if key == "card":
         return view.get("cards", 0) >= 2 or rng.random() < 0.3
     if key in ("tommygun",):
-        return rng.random() < 0.3
+        return rng.random() < (0.3 if view["players"] < BIG_TABLE else 0.6)
     if key in ("sawnoff", "double_life", "bribe", "bloodbath", "disguise", "militia"):
         return rng.random() < 0.3
     return True
@@ -301,6 +313,8 @@ def _mapping(view: dict[str, Any], team: set[int]) -> list[str] | None:
 def _vote(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, str], team: set[int],
           rng: Any) -> dict[str, Any]:
     me = view["viewer"]
+    if view["players"] < BIG_TABLE and getattr(known, "mark", None) is not None:
+        known = _Known(known, first=known.first)  # small table: no bloc vote (see BIG_TABLE)
     suspects = _ranked(known, team)
     action = _pick(actions, suspects, team | {me}, rng) or actions[0]
     return dict(action)
