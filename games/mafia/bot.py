@@ -7,7 +7,8 @@ never attack a teammate; investigators follow up on what they learned (a suspect
 the role guessed for Снайпер/Кара/Арест/Суд/Информатор, and the suspect is shot and voted
 against); everyone votes. Every faction hunts a seat its own evidence marks as the Злой Гений
 (more eagerly as the Гений's public plan floor nears DDD) or the Маньяк (genius_hunt.py): that
-seat comes first among its suspects. Pure: the same view, legal and RNG state give the same action.
+seat comes first among its suspects; the Mafia's next is the team's common mark (team_play.py).
+Pure: the same view, legal and RNG state give the same action.
 """
 from __future__ import annotations
 
