@@ -216,14 +216,6 @@ def _revision(current: Deck, revision: Any) -> Deck:
     return parse(data, name)
 
 
-def register(deck: Deck) -> None:
-    """Make a parsed deck loadable by its name, as if it were a file (benches compare the default
-    deck with an older version of it, bench/revolution_balance.py)."""
-    if not NAME_RE.match(deck.name):
-        raise DeckError(deck.name, "", "a deck name is lower-case letters, digits, '-' and '_'")
-    _CACHE[deck.name] = deck
-
-
 def _texts(value: Any, deck: str, cid: str, field: str) -> dict[str, str]:
     if not isinstance(value, dict):
         raise DeckError(deck, cid, f"'{field}' must be an object with 'ru' and 'en' texts")
