@@ -112,6 +112,7 @@ class Revolution:
     min_players = 2
     max_players = 6
     default_options: dict[str, Any] = {"deck": "default", "hand": 5, "escape": 5, "turn": 120, "reaction": 20}
+    internal_options = ("deck_rev",)  # kept by the table (start_options), never typed or shown
 
     def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         result = dict(self.default_options)
