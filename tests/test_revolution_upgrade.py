@@ -138,6 +138,12 @@ async def test_a_table_logged_by_the_old_code_resumes_after_the_upgrade(server_f
     await boris.close()
     assert srv.terminate() == 0
 
+    db = sqlite3.connect(data / "korchma.sqlite3")
+    try:  # a table started today stores the revision it plays
+        stored = json.loads(db.execute("SELECT options FROM game_table WHERE id = ?", (number,)).fetchone()[0])
+    finally:
+        db.close()
+    assert stored["deck_rev"] == D.load("default").revision == 2
     write_old_log(data / "korchma.sqlite3", number, old)
     srv = server_factory(CONFIG, data_dir=data)
     assert BROKEN not in srv.log()

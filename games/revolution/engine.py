@@ -78,9 +78,9 @@ class RevolutionState:
     window: str = ""
     trades: dict[int, dict[str, Any]] = field(default_factory=dict)  # offerer -> {target, give, take}
     offered: list[int] = field(default_factory=list)  # seats that offered a trade this turn
-    # The deck's revision the table started with (option ``deck_rev``; deck.py) and where deck.py
-    # keeps that revision loaded (the key every card lookup reads).
-    deck_rev: int = 1
+    # The deck's revision the table plays (option ``deck_rev``, else the file's; deck.py) and where
+    # deck.py keeps that revision loaded (the key every card lookup reads; new() sets both).
+    deck_rev: int | None = None
     deck_key: str = ""
     # A cache, not game data: the seats the open window asks, for the wait it was worked out in
     # ((stage, turn, wait number, passes so far), seats). Every change a window can see moves one
