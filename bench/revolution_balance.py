@@ -5,8 +5,9 @@
     python bench/revolution_balance.py --games 400 --players 5
 
 Plays seeded bot games ("normal" bots, straight on the engine, no server) twice with the same
-seeds: BEFORE = the deck as it was (games/revolution/decks/default.json at BEFORE_COMMIT, read
-with ``git show``) with the bots' old fight policy (bot.BASELINE); AFTER = games/revolution/decks/default.json with bot.POLICY.
+seeds: BEFORE = the deck as it was (revision 1 of the default deck: default.json with the overlay
+default.rev1.json, as a table started before issue 14 plays it) with the bots' old fight policy
+(bot.BASELINE); AFTER = games/revolution/decks/default.json with bot.POLICY.
 Every fight is recorded when it starts (opponent level, the fighter's attack) and when it ends:
 won alone, won with a helper, lost (then escaped or caught), or called off.
 
@@ -19,9 +20,7 @@ one (d >= 4) seldom alone. Prints numbers, asserts nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -32,25 +31,17 @@ sys.path.insert(0, str(ROOT))
 
 from games.revolution import GAME  # noqa: E402
 from games.revolution import bot as B  # noqa: E402
-from games.revolution import deck as D  # noqa: E402
 from games.revolution import engine as E  # noqa: E402
 
-BEFORE_DECK = "before-i14"
-BEFORE_COMMIT = "6d82c67dd672776661b9b6acae11e4c1d2703492"  # main just before issue 14's bot work
+BEFORE_DECK = {"deck": "default", "deck_rev": 1}  # the numbers before issue 14's tuning
+AFTER_DECK = {"deck": "default"}
 MAX_STEPS = 20_000
 
 
-def load_before() -> None:
-    data = json.loads(subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{BEFORE_COMMIT}:games/revolution/decks/default.json"],
-        capture_output=True, check=True).stdout.decode("utf-8"))
-    D.register(D.parse(data, BEFORE_DECK))
-
-
-def play(seed: int, players: int, deck: str, policy: B.Policy) -> tuple[list[dict], int]:
+def play(seed: int, players: int, deck: dict, policy: B.Policy) -> tuple[list[dict], int]:
     """One bot game; its fights and the number of turns."""
     rng = random.Random(seed)
-    s = GAME.new(players, {"deck": deck}, seed)
+    s = GAME.new(players, deck, seed)
     fights: list[dict] = []
     current: dict | None = None
     steps = 0
@@ -83,7 +74,7 @@ def play(seed: int, players: int, deck: str, policy: B.Policy) -> tuple[list[dic
     return fights, s.turn_no
 
 
-def run(games: int, players: int, seed: int, deck: str, policy: B.Policy) -> dict:
+def run(games: int, players: int, seed: int, deck: dict, policy: B.Policy) -> dict:
     by_level: dict[int, Counter] = defaultdict(Counter)
     by_d: dict[int, Counter] = defaultdict(Counter)
     turns = []
@@ -119,9 +110,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    load_before()
     before = run(args.games, args.players, args.seed, BEFORE_DECK, B.BASELINE)
-    after = run(args.games, args.players, args.seed, "default", B.POLICY)
+    after = run(args.games, args.players, args.seed, AFTER_DECK, B.POLICY)
     print(f"«Революция»: {args.games} bot games of {args.players} players each, seeds {args.seed}..."
           f"{args.seed + args.games - 1}; fights won by the fighter (with or without a helper)")
     report("by opponent level", before, after, "level", lambda k: f"level {k}")

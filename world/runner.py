@@ -39,6 +39,7 @@ from .presenters.absence import timeout_events
 from .reveal import deliver_reveal, prepare_reveal
 from .storage_pause import StoragePause
 from .table_output import TableOutput
+from .upgrades import apply_logged, restored_options, start_options
 
 if TYPE_CHECKING:
     from .ports import TableHost
@@ -87,13 +88,14 @@ class TableRunner:
         see it open, and nobody sees the game dealt (a start that fails is dealt anew)."""
         table = self.table
         async with self.lock:
+            table.options = start_options(self.engine, table.options)  # the data revisions it plays
             table.game = self.engine.new(len(table.seats), table.options, table.seed)
             table.step = 0
             self._arm_window()
             try:
                 await GameTable.filter(id=table.number).update(
                     state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
-                    deadline_at=self.deadline, deadline_step=0)
+                    deadline_at=self.deadline, deadline_step=0, options=table.options)
             except BaseException as err:  # not started: the table stays open, the host may retry
                 table.game = None
                 self.deadline = self.window = None
@@ -117,10 +119,13 @@ class TableRunner:
         table = self.table
         self.paused = paused
         self.actions = []
+        table.options = restored_options(self.engine, table.options)
         table.game = self.engine.new(len(table.seats), table.options, table.seed)
         for entry in entries:
             try:
-                self.engine.apply(table.game, entry.seat, entry.action)
+                if apply_logged(self.engine, table.game, entry.seat, entry.action) is None:
+                    log.warning("table %d: step %d (seat %d) is no longer asked for; skipped",
+                                table.number, entry.step, entry.seat)
             except RuleError as err:  # the table cannot be rebuilt: TableManager marks it broken
                 raise ReplayRefused(entry.step, err) from err
             self.actions.append((entry.seat, entry.action))
@@ -197,7 +202,7 @@ class TableRunner:
         """The game as the log has it: replayed from the seed."""
         game = self.engine.new(len(self.table.seats), self.table.options, self.table.seed)
         for seat, action in self.actions:
-            self.engine.apply(game, seat, action)
+            apply_logged(self.engine, game, seat, action)
         self.table.game, self.table.step = game, len(self.actions)
 
     async def _adopt_logged_steps(self) -> bool:
@@ -210,11 +215,15 @@ class TableRunner:
             log.warning("table %d: step %d was stored although its write reported a failure; adopted",
                         table.number, entry.step)
             try:
-                events = self.engine.apply(table.game, entry.seat, entry.action)
+                events = apply_logged(self.engine, table.game, entry.seat, entry.action)
             except RuleError as err:
                 raise ReplayRefused(entry.step, err) from err
             self.actions.append((entry.seat, entry.action))
             table.step = entry.step
+            if events is None:
+                log.warning("table %d: step %d (seat %d) is no longer asked for; skipped",
+                            table.number, entry.step, entry.seat)
+                continue
             self.output.acted(entry.seat, entry.step)
             await self._send_events(events)
         if entries:

@@ -97,7 +97,7 @@ class Table:
     def options_text(self) -> Any:
         """The options as a player reads them, in the reader's language (world/table_options.py):
         a nested message list, or None when there is nothing to show."""
-        return table_options.shown(self.options)
+        return table_options.shown(self.options, getattr(self.engine, "internal_options", ()))
 
 
 async def table_of_row(row: GameTable) -> Table:

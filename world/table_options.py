@@ -70,14 +70,15 @@ def _shown_value(value: Any) -> Any:
     return value
 
 
-def shown(options: dict[str, Any]) -> Any:
+def shown(options: dict[str, Any], hidden: tuple[str, ...] = ()) -> Any:
     """The options to show in a table's line, each as «name=value» in the reader's language
     (None for none). Lists and maps (a Mafia sign-up) are the game's business, not a setting to
-    show; an unset option (None) is not shown either."""
+    show; an unset option (None) is not shown either, nor those the game keeps for itself
+    (``hidden``: e.g. the data revision a table started with, which nobody chose)."""
     items = [nested("option.pair", name=nested(f"option.{key}") if i18n.has(f"option.{key}") else key,
                     value=_shown_value(value))
              for key, value in sorted(options.items())
-             if value is not None and not isinstance(value, (dict, list))]
+             if value is not None and not isinstance(value, (dict, list)) and key not in hidden]
     return nested_list(items, sep=" ") if items else None
 
 

@@ -41,7 +41,7 @@ from typing import Any
 from commands.base import CommandError, Ctx, command
 from commands.games.seat import GameSeat
 from commands.table import game_action
-from world.presenters.revolution import card_list, deck_of, localize_params, numbered
+from world.presenters.revolution import card_list, deck_of, localize_params, numbered, table_deck
 
 GAME = "revolution"
 
@@ -90,7 +90,7 @@ class Seat(GameSeat):
     def __init__(self, ctx: Ctx) -> None:
         super().__init__(ctx)
         table = self.table
-        self.deck = deck_of(self.view.get("deck") or (table.options or {}).get("deck") or "default")
+        self.deck = table_deck(table, self.view)
 
     # -- what is here ------------------------------------------------------------------------
 

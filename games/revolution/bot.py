@@ -75,7 +75,7 @@ def _first(legal: list[Action], kind: str) -> Action | None:
 
 
 def _choose(view: dict[str, Any], legal: list[Action], rng: Any, policy: Policy = TUNED) -> Action:
-    deck = load(view["deck"])
+    deck = load(view["deck"], view.get("deck_rev"))
     stage = view["stage"]
     if stage == "counter":
         return _counter(view, legal)

@@ -1,7 +1,10 @@
 """«Революция»: deck files (games/revolution/decks/<name>.json): loading and validation.
 
 A deck is data, not state: a game names its deck by option (``deck=default``), so a replay reads
-the same file. Every card's ``effects`` come from the closed vocabulary below (documented in
+the same file. A deck file may say its ``revision`` (1 if it does not); the numbers of an earlier
+revision live beside it as a small overlay, ``<name>.rev<N>.json``, holding only the fields of the
+cards that differ from revision N+1. A table plays the revision it started with (``deck_rev``), so
+a deck tuned later does not change a game under way (load(name, revision)). Every card's ``effects`` come from the closed vocabulary below (documented in
 docs/revolution-protocol.md); a bad file raises :class:`DeckError` naming the card and the problem.
 """
 from __future__ import annotations
@@ -135,6 +138,7 @@ class Deck:
     cards: dict[str, Card]
     classes: tuple[str, ...]
     parties: tuple[str, ...]
+    revision: int = 1
 
     def ids(self, deck: str) -> list[str]:
         """Every physical card of the turn or loot deck, in file order."""
@@ -155,31 +159,61 @@ class Deck:
 _CACHE: dict[str, Deck] = {}
 
 
-def load(name: str) -> Deck:
-    """The deck ``name`` from games/revolution/decks/<name>.json (cached; DeckError if bad)."""
-    deck = _CACHE.get(name)
+def cache_key(name: str, revision: int | None = None) -> str:
+    """Where load() keeps a deck: its name for the file as it is, ``name@N`` for revision N."""
+    return name if revision is None else f"{name}@{revision}"
+
+
+def load(name: str, revision: int | None = None) -> Deck:
+    """The deck ``name`` from games/revolution/decks/<name>.json (cached; DeckError if bad); with
+    ``revision``, that revision of it (the file's own, or an earlier one through its overlays)."""
+    deck = _CACHE.get(cache_key(name, revision))
     if deck is not None:
         return deck
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise DeckError(str(name), "", "a deck name is lower-case letters, digits, '-' and '_'")
+    if revision is not None:
+        deck = _revision(load(name), revision)
+        _CACHE[cache_key(name, revision)] = deck
+        return deck
     path = DECK_DIR / f"{name}.json"
     if not path.is_file():
         raise DeckError(name, "", f"no deck file {path.name}")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DeckError(name, "", f"not a readable JSON file: {exc}") from None
-    deck = parse(data, name)
+    deck = parse(_read(path, name), name)
     _CACHE[name] = deck
     return deck
 
 
-def register(deck: Deck) -> None:
-    """Make a parsed deck loadable by its name, as if it were a file (benches compare the default
-    deck with an older version of it, bench/revolution_balance.py)."""
-    if not NAME_RE.match(deck.name):
-        raise DeckError(deck.name, "", "a deck name is lower-case letters, digits, '-' and '_'")
-    _CACHE[deck.name] = deck
+def _read(path: Path, name: str) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DeckError(name, "", f"not a readable JSON file: {exc}") from None
+
+
+def _revision(current: Deck, revision: Any) -> Deck:
+    """Revision ``revision`` of the deck ``current`` is: its file with the overlays of each earlier
+    revision laid over it in turn, newest first."""
+    name = current.name
+    if not _int(revision) or not 1 <= revision <= current.revision:
+        raise DeckError(name, "", f"no revision {revision!r} (the deck is at revision {current.revision})")
+    if revision == current.revision:
+        return current
+    data = _read(DECK_DIR / f"{name}.json", name)
+    cards = {c.get("id"): c for c in data["cards"] if isinstance(c, dict)}
+    for older in range(current.revision - 1, revision - 1, -1):
+        path = DECK_DIR / f"{name}.rev{older}.json"
+        if not path.is_file():
+            raise DeckError(name, "", f"no overlay {path.name} for revision {older}")
+        overlay = _read(path, name)
+        if not isinstance(overlay, dict) or overlay.get("revision") != older or not isinstance(overlay.get("cards"), dict):
+            raise DeckError(name, "", f"{path.name} must hold 'revision': {older} and 'cards': {{id: fields}}")
+        for cid, fields in overlay["cards"].items():
+            if cid not in cards or not isinstance(fields, dict):
+                raise DeckError(name, str(cid), f"{path.name} changes a card the deck does not have")
+            cards[cid].update(fields)
+    data["revision"] = revision
+    return parse(data, name)
 
 
 def _texts(value: Any, deck: str, cid: str, field: str) -> dict[str, str]:
@@ -245,6 +279,9 @@ def parse(data: Any, name: str = "custom") -> Deck:
         raise DeckError(name, "", "the file must hold a JSON object")
     if data.get("format") != 1:
         raise DeckError(name, "", "'format' must be 1")
+    revision = data.get("revision", 1)
+    if not _int(revision) or revision < 1:
+        raise DeckError(name, "", f"'revision' must be a whole number from 1, not {revision!r}")
     title = _texts(data.get("name"), name, "", "name")
     raw_cards = data.get("cards")
     if not isinstance(raw_cards, list) or not raw_cards:
@@ -297,7 +334,7 @@ def parse(data: Any, name: str = "custom") -> Deck:
                     raise DeckError(name, c.id, f"effect {e['effect']!r} names the {ref} {e[ref]!r}, which no card defines")
             if e["effect"] == "revolution" and e["party"] != "own" and e["party"] not in parties:
                 raise DeckError(name, c.id, f"the revolution names the party {e['party']!r}, which no card defines")
-    deck = Deck(name, title, cards, classes, parties)
+    deck = Deck(name, title, cards, classes, parties, revision)
     for which in ("turn", "loot"):
         if len(deck.ids(which)) < MIN_DECK:
             raise DeckError(name, "", f"the {which} deck needs at least {MIN_DECK} cards")

@@ -78,6 +78,10 @@ class RevolutionState:
     window: str = ""
     trades: dict[int, dict[str, Any]] = field(default_factory=dict)  # offerer -> {target, give, take}
     offered: list[int] = field(default_factory=list)  # seats that offered a trade this turn
+    # The deck's revision the table plays (option ``deck_rev``, else the file's; deck.py) and where
+    # deck.py keeps that revision loaded (the key every card lookup reads; new() sets both).
+    deck_rev: int | None = None
+    deck_key: str = ""
     # A cache, not game data: the seats the open window asks, for the wait it was worked out in
     # ((stage, turn, wait number, passes so far), seats). Every change a window can see moves one
     # of those: a pass adds to ``passed``, anything else opens a new wait (apply()).
@@ -108,6 +112,7 @@ class Revolution:
     min_players = 2
     max_players = 6
     default_options: dict[str, Any] = {"deck": "default", "hand": 5, "escape": 5, "turn": 120, "reaction": 20}
+    internal_options = ("deck_rev",)  # kept by the table (start_options), never typed or shown
 
     def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         result = dict(self.default_options)
@@ -126,9 +131,35 @@ class Revolution:
                 result[name] = int_option(value, 10, 3600, name, "revolution.error.bad_option")
             elif name == "reaction":
                 result[name] = int_option(value, 5, 600, name, "revolution.error.bad_option")
+            elif name == "deck_rev":  # set at the start (start_options), not typed at `open`
+                if not _is_int(value):
+                    raise err("bad_option", name=name, value=value)
+                result[name] = value
             else:
                 raise err("bad_option", name=name, value=value)
+        if "deck_rev" in result:
+            D.load(result["deck"], result["deck_rev"])  # no such revision: DeckError
         return result
+
+    def start_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a table starts with: the deck's revision of today is pinned, so that a deck
+        tuned later does not change this game (a rematch of an older game plays today's)."""
+        deck = D.load(self.validate_options(options)["deck"])
+        return {**options, "deck_rev": deck.revision}
+
+    def restored_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options of a table restored from storage: one started before revisions were pinned
+        played revision 1 of its deck (the numbers before issue 14's tuning)."""
+        return options if "deck_rev" in options else {**options, "deck_rev": 1}
+
+    def obsolete(self, state: "RevolutionState", seat: int, action: Action) -> bool:
+        """A logged action the game would now not ask for at all, skipped on replay: a pass from a
+        seat the open window does not wait for (older code asked every seat in a fight or counter
+        window, even one whose only answer was pass; such a pass may come after the window has
+        closed here). A pass is only ever an answer to a window, so outside one it is obsolete too."""
+        if not isinstance(action, dict) or action.get("type") != "pass":
+            return False
+        return state.stage not in ("fight", "counter") or seat not in _answering(self, state)
 
     def deck_of(self, name: str = "default") -> D.Deck:
         return D.load(name)
@@ -137,11 +168,13 @@ class Revolution:
         if not isinstance(seats, int) or isinstance(seats, bool) or not self.min_players <= seats <= self.max_players:
             raise err("bad_option", name="players", value=seats)
         opts = self.validate_options(options)
-        deck = D.load(opts["deck"])
+        revision = opts.get("deck_rev")
+        deck = D.load(opts["deck"], revision)
         rng = random.Random(seed)
         s = RevolutionState(players=seats, deck_name=opts["deck"], hand_limit=opts["hand"],
                             escape_target=opts["escape"], turn_seconds=opts["turn"],
-                            reaction_seconds=opts["reaction"], rng=rng)
+                            reaction_seconds=opts["reaction"], rng=rng, deck_rev=deck.revision,
+                            deck_key=D.cache_key(opts["deck"], revision))
         s.levels = [1] * seats
         s.hands = [[] for _ in range(seats)]
         s.gear = [[] for _ in range(seats)]
@@ -211,7 +244,8 @@ class Revolution:
         s = state
         deck = _deck(s)
         v: dict[str, Any] = {
-            "game": "revolution", "deck": s.deck_name, "players": s.players, "levels": list(s.levels),
+            "game": "revolution", "deck": s.deck_name, "deck_rev": s.deck_rev,
+            "players": s.players, "levels": list(s.levels),
             "classes": list(s.cls), "parties": list(s.pty),
             "class_keys": [_class_key(s, x) for x in range(s.players)],
             "party_keys": [_party_key(s, x) for x in range(s.players)],
@@ -405,13 +439,13 @@ def _other_seat(s: RevolutionState, seat: int, target: Any) -> int:
 
 
 def _deck(s: RevolutionState) -> D.Deck:
-    deck = D._CACHE.get(s.deck_name)
-    return deck if deck is not None else D.load(s.deck_name)
+    deck = D._CACHE.get(s.deck_key)
+    return deck if deck is not None else D.load(s.deck_name, s.deck_rev)
 
 
 def _card(s: RevolutionState, cid: str) -> D.Card:
-    deck = D._CACHE.get(s.deck_name)
-    return (deck if deck is not None else D.load(s.deck_name)).cards[cid]
+    deck = D._CACHE.get(s.deck_key)
+    return (deck if deck is not None else D.load(s.deck_name, s.deck_rev)).cards[cid]
 
 
 _GEAR_STATS: dict[str, dict[str, tuple[int, tuple[tuple[str, str, int], ...]]]] = {}
@@ -419,7 +453,7 @@ _GEAR_STATS: dict[str, dict[str, tuple[int, tuple[tuple[str, str, int], ...]]]] 
 
 def _gear_stats(s: RevolutionState) -> dict[str, tuple[int, tuple[tuple[str, str, int], ...]]]:
     """Per card id: (its plain attack, its conditional attacks as (class|party, key, n))."""
-    stats = _GEAR_STATS.get(s.deck_name)
+    stats = _GEAR_STATS.get(s.deck_key)
     if stats is None:
         stats = {}
         for cid, card in _deck(s).cards.items():
@@ -427,7 +461,7 @@ def _gear_stats(s: RevolutionState) -> dict[str, tuple[int, tuple[tuple[str, str
             cond = tuple(("class", e["class"], e["n"]) if "class" in e else ("party", e["party"], e["n"])
                          for e in card.all("attack_if"))
             stats[cid] = (plain, cond)
-        _GEAR_STATS[s.deck_name] = stats
+        _GEAR_STATS[s.deck_key] = stats
     return stats
 
 
@@ -436,11 +470,11 @@ _KEYS: dict[str, dict[str, str]] = {}
 
 def _keys(s: RevolutionState) -> dict[str, str]:
     """Per class/party card id: its class or party key."""
-    keys = _KEYS.get(s.deck_name)
+    keys = _KEYS.get(s.deck_key)
     if keys is None:
         keys = {cid: (card.effect("class") or card.effect("party"))["key"]
                 for cid, card in _deck(s).cards.items() if card.category in ("class", "party")}
-        _KEYS[s.deck_name] = keys
+        _KEYS[s.deck_key] = keys
     return keys
 
 

@@ -33,19 +33,21 @@ PARTY_PARAMS = ("party", "prev")
 
 # -- the deck ----------------------------------------------------------------------------------
 
-def deck_of(name: Any = "default") -> Any:
-    """The loaded deck (games.revolution.deck.Deck), or None when it cannot be read."""
+def deck_of(name: Any = "default", revision: Any = None) -> Any:
+    """The loaded deck (games.revolution.deck.Deck) in the revision the table plays (None: the
+    file as it is), or None when it cannot be read."""
     try:
         from games.revolution import deck as D
 
-        return D.load(name if isinstance(name, str) and name else "default")
+        return D.load(name if isinstance(name, str) and name else "default", revision)
     except Exception:  # noqa: BLE001 - a presenter never breaks the table; ids show as they are
         return None
 
 
 def table_deck(table: Any, view: dict[str, Any] | None = None) -> Any:
-    name = (view or {}).get("deck") or (getattr(table, "options", None) or {}).get("deck") or "default"
-    return deck_of(name)
+    options = getattr(table, "options", None) or {}
+    name = (view or {}).get("deck") or options.get("deck") or "default"
+    return deck_of(name, (view or {}).get("deck_rev") or options.get("deck_rev"))
 
 
 def l10n(texts: dict[str, str] | None, fallback: str = "") -> Any:
