@@ -241,16 +241,21 @@ def until_text(until: Any) -> Any:
     return nested("mafia.until.unknown")
 
 
+def _in_units(seconds: int) -> tuple[str, int]:
+    """Whole hours, minutes or seconds (rounded down below a day): ("minutes", 10)."""
+    if seconds >= 7200 or (seconds >= 3600 and seconds % 3600 == 0):
+        return "hours", seconds // 3600
+    if seconds >= 120 or (seconds >= 60 and seconds % 60 == 0):
+        return "minutes", seconds // 60
+    return "seconds", seconds
+
+
 def duration(seconds: Any) -> Any:
-    """Seconds as "10 минут", "2 часа", "45 секунд" (whole units, rounded down below a day)."""
+    """Seconds as "10 минут", "2 часа", "45 секунд"."""
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
         return str(seconds)
-    seconds = max(0, int(seconds))
-    if seconds >= 7200 or (seconds >= 3600 and seconds % 3600 == 0):
-        return nested("mafia.time.hours", n=seconds // 3600)
-    if seconds >= 120 or (seconds >= 60 and seconds % 60 == 0):
-        return nested("mafia.time.minutes", n=seconds // 60)
-    return nested("mafia.time.seconds", n=seconds)
+    unit, n = _in_units(max(0, int(seconds)))
+    return nested(f"mafia.time.{unit}", n=n)
 
 
 def time_left(seconds: Any) -> Any:
@@ -260,12 +265,8 @@ def time_left(seconds: Any) -> Any:
         return ""
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
         return nested("mafia.view.left", time=str(seconds))
-    seconds = max(0, int(seconds))
-    if seconds >= 7200 or (seconds >= 3600 and seconds % 3600 == 0):
-        return nested("mafia.view.left_hours", n=seconds // 3600)
-    if seconds >= 120 or (seconds >= 60 and seconds % 60 == 0):
-        return nested("mafia.view.left_minutes", n=seconds // 60)
-    return nested("mafia.view.left_seconds", n=seconds)
+    unit, n = _in_units(max(0, int(seconds)))
+    return nested(f"mafia.view.left_{unit}", n=n)
 
 
 def persona_counts(personas: Any) -> Any:
