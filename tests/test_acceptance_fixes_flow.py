@@ -28,11 +28,11 @@ from tests.wire import FINISHED, open_table
 MAFIA_CONFIG = "[tables]\nanswer_guard = 0"
 
 
-async def _person(server: Any, door: str, name: str, lang: str) -> Any:
+async def _person(server: Any, door: str, name: str, lang: str, gmcp: bool = False) -> Any:
     from tests.ssh_client import connect
 
     if door == "telnet":
-        client = await log_in(server.telnet_port, name, naws=(200, 50))
+        client = await log_in(server.telnet_port, name, naws=(200, 50), gmcp=gmcp)
     else:
         client = await connect(server.ssh_port, name, password="secret1", width=200, height=50)
         await client.expect(name)
@@ -170,32 +170,49 @@ BOT_LETTERS_EN = ("Beware.", "I know who you are.", "The city does not sleep.")
 async def test_bots_write_letters_in_the_readers_language(server_factory, door):
     """An English table: Zoe (over ``door``) opens Mafia with 14 bots and Pat (the other door) as
     its observer Master, who hears every order and whisper. Phases pass (Zoe is ready at once)
-    until a bot has sent a letter: Pat reads it in English, and no Russian stock line ever shows."""
+    until a bot has sent a letter: Pat reads it in English, and no Russian stock line ever shows.
+    Over telnet, GMCP too: the letter's English text in Pat's Korchma.Game.Event, and no payload
+    to anyone holds the engine's marker of a stock letter (a control character and a key)."""
+    import json
     import asyncio
 
     other = "ssh" if door == "telnet" else "telnet"
     srv = server_factory(MAFIA_CONFIG + "\nbot_delay = 0.05")
-    zoe = await _person(srv, door, "Zoe", "en")
+    zoe = await _person(srv, door, "Zoe", "en", gmcp=True)
     number = await open_table(zoe, "open mafia seats=15 night=10m day=10m master=Pat")
     zoe.send_line("bots 14")
     await zoe.expect("sit down: 14 bots.")
-    pat = await _person(srv, other, "Pat", "en")
+    pat = await _person(srv, other, "Pat", "en", gmcp=True)
     pat.send_line(f"master {number}")
     await pat.expect(f"You are the Master of table {number}")
     zoe.send_line("start")
     await zoe.expect("[Night 1]", timeout=15)
     loop = asyncio.get_running_loop()
     until = loop.time() + 90
+
+    def mail_events() -> list[Any]:  # Pat's GMCP (telnet) of the letters delivered at night's end
+        return [data for name, data in getattr(pat, "gmcp_messages", ()) if name == "Korchma.Game.Event"
+                and data.get("key") in ("mafia.mail", "mafia.call", "mafia.city_mail")]
+
+    def read_one() -> bool:
+        if other == "telnet":
+            return any(e["params"].get("text") in BOT_LETTERS_EN for e in mail_events())
+        return any(line in pat.text for line in BOT_LETTERS_EN)
+
     # Zoe says she is ready now and then (a refusal when she already is, or is dead, is harmless);
     # the bots are ready at once, so the phases pass and the bots give their orders.
-    while not any(line in pat.text for line in BOT_LETTERS_EN) and loop.time() < until:
+    while not read_one() and loop.time() < until:
         if FINISHED.search(pat.text):
             break
         zoe.send_line("ready")
         await pat.settle(1.0, timeout=2.0)
+    assert read_one(), (pat.text[-3000:], mail_events()[:5])
     assert any(line in pat.text for line in BOT_LETTERS_EN), pat.text[-3000:]
     for client in (zoe, pat):
         assert not any(line in client.text for line in BOT_LETTERS_RU), client.text[-3000:]
+    for client in (zoe, pat):
+        sent = [json.dumps(data, ensure_ascii=False) for _, data in getattr(client, "gmcp_messages", ())]
+        assert not any("\\u001f" in text or "\x1f" in text for text in sent), [t for t in sent if "001f" in t][:3]
     for client in (zoe, pat):
         await client.close()
 

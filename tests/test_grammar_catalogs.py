@@ -15,7 +15,7 @@ from games.mafia import engine as E
 from tests.test_mafia_engine import err, finish, game, order
 from tests.test_mafia_public_roles import goto, pos
 from world import morph
-from world.i18n import catalog, nested, strip_marks, t
+from world.i18n import catalog, nested, render_value, strip_marks, t
 
 # Parameters that carry a player's (or a seat's) name in the catalogs.
 NAME_PARAM = r"(?:name|names|seat|\w+_seat|target|actor|host|owner|winner|master|player|dealer|blocker|challenger|helper|fighter)"
@@ -155,3 +155,18 @@ def test_every_reason_has_its_line_in_every_language():
         assert not missing, (lang, missing)
     line = t("ru", "mafia.error.bad_target", ability="Пистолет", target="Вася", why=nested("mafia.target_why.dead"))
     assert line == "Пистолет: цель Вася выбрать нельзя — она мертва."
+
+
+@pytest.mark.parametrize(("lang", "seconds", "said"), [
+    ("ru", 61, " (осталась 61 секунда)"), ("ru", 45, " (осталось 45 секунд)"),
+    ("ru", 60, " (осталась 1 минута)"), ("ru", 1260, " (осталась 21 минута)"),
+    ("ru", 540, " (осталось 9 минут)"), ("ru", 3600, " (остался 1 час)"),
+    ("ru", 7200, " (осталось 2 часа)"), ("ru", 21 * 3600, " (остался 21 час)"),
+    ("uk", 60, " (залишилася 1 хвилина)"), ("uk", 3600, " (залишилася 1 година)"),
+    ("uk", 180, " (залишилося 3 хвилини)"), ("uk", 25, " (залишилося 25 секунд)"),
+    ("en", 60, " (1 minute left)"), ("en", 7200, " (2 hours left)"), ("en", 1, " (1 second left)"),
+])
+def test_the_time_left_of_a_mafia_phase_agrees_with_its_number(lang, seconds, said):
+    from world.presenters.mafia_names import time_left
+
+    assert strip_marks(render_value(lang, time_left(seconds))) == said

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -144,6 +145,13 @@ def _stem_finds(word: str, name: str, names: list[str]) -> bool:
 
 
 def who(seat: int, names: list[str], publics: list[str], lang: str, rng: random.Random) -> str:
+    return rng.choice(_who_forms(seat, tuple(names), tuple(publics), lang))
+
+
+@lru_cache(maxsize=4096)
+def _who_forms(seat: int, names: tuple[str, ...], publics: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """The ways to type the player at ``seat`` (the same for the same table and language: kept)."""
+    names = list(names)
     name = names[seat]
     forms = [name, name.lower(), unique_prefix(name, names), "@" + name]
     if lang in ("ru", "uk") and _stem_finds(accusative(name), name, names):
@@ -151,7 +159,7 @@ def who(seat: int, names: list[str], publics: list[str], lang: str, rng: random.
     public = publics[seat]
     if " " not in public and not any(_stem_finds_any(public, n) for n in names):
         forms.append(public)
-    return rng.choice(forms)
+    return tuple(forms)
 
 
 def _stem_finds_any(word: str, name: str) -> bool:
@@ -160,6 +168,12 @@ def _stem_finds_any(word: str, name: str) -> bool:
 
 
 def ability_words(key: str, lang: str, own: list[str], rng: random.Random) -> str:
+    return rng.choice(_ability_forms(key, lang, tuple(own)))
+
+
+@lru_cache(maxsize=4096)
+def _ability_forms(key: str, lang: str, own: tuple[str, ...]) -> tuple[str, ...]:
+    """The ways to type ability ``key`` for a seat holding ``own`` (kept: the same each time)."""
     from commands.games.mafia import abilities_vocab, fold
 
     name = text_of(lang, f"mafia.ability.{key}")
@@ -176,7 +190,7 @@ def ability_words(key: str, lang: str, own: list[str], rng: random.Random) -> st
             continue
         forms.append(prefix)
         break
-    return rng.choice(forms)
+    return tuple(forms)
 
 
 def role_words(key: str, lang: str, rng: random.Random) -> str:

@@ -70,14 +70,16 @@ def deck():
     return GAME.deck_of("default")
 
 
+@functools.lru_cache(maxsize=None)
 def fold(text: str) -> str:
     text = text.casefold().replace("ё", "е")
     return " ".join("".join(ch if ch.isalnum() else " " for ch in text).split())
 
 
-def names_of(cid: str) -> list[str]:
+@functools.lru_cache(maxsize=None)
+def names_of(cid: str) -> tuple[str, ...]:
     card = deck().cards[cid]
-    return [fold(cid)] + [fold(n) for n in card.name.values()]
+    return (fold(cid), *(fold(n) for n in card.name.values()))
 
 
 def starts(phrase: str, name: str) -> bool:
@@ -88,6 +90,11 @@ def starts(phrase: str, name: str) -> bool:
 def unique_start(cid: str, pool: list[str], lang: str) -> str | None:
     """The shortest start of the card's name (4 letters at least) that names no other card of
     ``pool`` (neither as a start of its name or of one of its words, nor exactly)."""
+    return _unique_start(cid, tuple(dict.fromkeys(pool)), lang)
+
+
+@functools.lru_cache(maxsize=65536)
+def _unique_start(cid: str, pool: tuple[str, ...], lang: str) -> str | None:
     name = fold(deck().cards[cid].name["en" if lang == "en" else "ru"])
     others = [c for c in dict.fromkeys(pool) if c != cid]
     for size in range(4, len(name) + 1):

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 from games.base import MASTER, SPECTATOR, Awaiting, Event, RuleError
 
 from .messages import Msg, msg
-from .presenters import present_params, present_question, present_status, present_view, said_elsewhere
+from .presenters import (
+    gmcp_readable, present_params, present_question, present_status, present_view, said_elsewhere,
+)
 from .waits import Answer, Steps, WaitBook, WaitsAsSeen
 
 if TYPE_CHECKING:
@@ -114,8 +116,7 @@ class TableOutput:
                 self.world.send_to_sessions(sessions, message)
             payload = {"table": table.number, "key": event.key, "params": event.params,
                        "whisper": event.is_whisper}
-            for session in sessions:
-                session.gmcp("Korchma.Game.Event", payload)
+            self.gmcp(sessions, "Korchma.Game.Event", payload)
             self._tell_masters(event, message if printed else None, payload, seats, online)
 
     def _tell_masters(self, event: Event, message: Msg | None, payload: dict[str, Any], seats: list[int],
@@ -133,8 +134,22 @@ class TableOutput:
             payload = {**payload, "to_seats": seats}
         if message is not None:  # (None: its line is said by another event of the step)
             self.world.send_to_sessions(masters, message)
-        for session in masters:
-            session.gmcp("Korchma.Game.Event", payload)
+        self.gmcp(masters, "Korchma.Game.Event", payload)
+
+    def gmcp(self, sessions: list[Any], package: str, payload: dict[str, Any]) -> None:
+        """``payload`` to each session, made readable in its language where the game needs it
+        (presenters' ``gmcp_readable``: a Mafia bot's letter is a key until then); one copy per
+        language, the payload itself where the game has nothing to change."""
+        readable = gmcp_readable(self.table)
+        by_lang: dict[str, Any] = {}
+        for session in sessions:
+            if readable is None:
+                session.gmcp(package, payload)
+                continue
+            lang = session.lang
+            if lang not in by_lang:
+                by_lang[lang] = readable(payload, lang)
+            session.gmcp(package, by_lang[lang])
 
     # -- status lines ---------------------------------------------------------------------------
 
@@ -211,10 +226,10 @@ class TableOutput:
         view, key = self.view(viewer)
         key = f"{self.table.number}:{seat}:{key}"
         payload = {"table": self.table.number, "seat": seat, "view": view}
-        for session in sessions:
-            if self.views_sent.get(session) != key:
-                self.views_sent[session] = key
-                session.gmcp("Korchma.Game.View", payload)
+        due = [session for session in sessions if self.views_sent.get(session) != key]
+        for session in due:
+            self.views_sent[session] = key
+        self.gmcp(due, "Korchma.Game.View", payload)
 
     # -- the question an answer is for ------------------------------------------------------------
 

@@ -176,20 +176,28 @@ class Vocab:
 
     def __init__(self, forms: dict[str, set[tuple[str, ...]]]) -> None:
         self.forms = [(key, words) for key, all_words in forms.items() for words in sorted(all_words)]
+        # The forms by their first letter: a typed word names a form only by a start of its first
+        # word, so only forms with that letter can match (each command reads hundreds of forms).
+        self.by_initial: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for key, words in self.forms:
+            self.by_initial.setdefault(words[0][0], []).append((key, words))
 
     def candidates(self, tokens: list[str], i: int, allowed: Any = None) -> list[tuple[str, int, bool]]:
+        typed = [fold(token) for token in tokens[i:]]
+        if not typed or not typed[0]:
+            return []
         found = []
-        for key, words in self.forms:
+        for key, words in self.by_initial.get(typed[0][0], ()):
             if allowed is not None and key not in allowed:
                 continue
             n = 0
-            while n < len(words) and i + n < len(tokens):
-                word = fold(tokens[i + n])
+            while n < len(words) and n < len(typed):
+                word = typed[n]
                 if not word or not words[n].startswith(word):
                     break
                 n += 1
             if n:
-                exact = n == len(words) and all(fold(tokens[i + k]) == words[k] for k in range(n))
+                exact = n == len(words) and all(typed[k] == words[k] for k in range(n))
                 found.append((key, n, exact))
         return found
 

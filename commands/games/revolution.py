@@ -36,6 +36,7 @@ name. Side words: for / за / players / игрокам — the players; against
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from commands.base import CommandError, Ctx, command
@@ -60,6 +61,7 @@ _TOKEN = re.compile(r'"([^"]*)"|«([^»]*)»|(\S+)')
 _NUMBER = re.compile(r"^[#№]?(\d{1,3})[.)]?$")
 
 
+@lru_cache(maxsize=8192)  # on every word of every typed line, and of every card name it is matched to
 def fold(text: str) -> str:
     """Lower case, ё as е, every non-letter/digit a space, spaces collapsed."""
     text = text.casefold().replace("ё", "е").replace("ї", "і")

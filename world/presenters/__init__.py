@@ -100,6 +100,14 @@ def said_elsewhere(table: "Table", events: list[Any]) -> frozenset[int]:
     return frozenset(hook(events)) if hook is not None else frozenset()
 
 
+def gmcp_readable(table: "Table") -> Any:
+    """The game presenter's ``gmcp_text(value, lang) -> value``, or None: what a GMCP payload
+    (an event's params, a View) holds that a client could not show as it is (a Mafia bot's stock
+    letter is a key, not text) becomes text in the reader's language. Only a game that needs it has
+    one, so other games' payloads go out untouched."""
+    return getattr(_game_module(table), "gmcp_text", None)
+
+
 def _game_module(table: "Table") -> Any:
     name = f"{__name__}.{table.game_name}"
     try:

@@ -27,9 +27,9 @@ from . import LastShown, present_params, seat_name
 from .mafia_names import (
     ABILITIES, ARG_NAMES, COMMON_ORDER, FATES, PERSONAS, PUBLIC_ABILITIES, PUBLIC_KEYS,
     ROLES, RULESETS, ability_lines, ability_list, ability_name, arg_name, common_keys, croupier_lists,
-    ddd_plans, duration, faction_name, letter_text, mapping_list, order_details, outcome_msg, passives_text,
+    ddd_plans, duration, faction_name, gmcp_letters, letter_text, mapping_list, order_details, outcome_msg, passives_text,
     persona_counts, phase_when, public_desc, public_key_of, public_title, role_list, role_name,
-    ruleset_of, seat_list, spec, tally_lists, team_list, until_text, verdict, vote_count, vote_weight,
+    ruleset_of, seat_list, spec, tally_lists, team_list, time_left, until_text, verdict, vote_count, vote_weight,
     when,
 )
 
@@ -40,6 +40,11 @@ KNOWN_SHOWN = 6  # results shown by `look` (the latest ones)
 
 
 # -- events ----------------------------------------------------------------------------------
+
+def gmcp_text(value: Any, lang: str) -> Any:
+    """GMCP payloads as a client shows them (world/presenters gmcp_readable): bots' letters as text."""
+    return gmcp_letters(value, lang)
+
 
 def event_params(table: "Table", raw: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
     """The runner's hook (world.presenters.present_params): role, persona, ability, faction,
@@ -340,7 +345,7 @@ def header(table: "Table", view: dict[str, Any], seconds: int | None) -> Msg:
     if view.get("phase") == "over":
         return msg("mafia.view.header_over", number=table.number, version=view.get("version", "C"),
                    result=outcome_msg(table, view.get("reason"), view.get("winners")))
-    left = nested("mafia.view.left", time=duration(seconds)) if seconds is not None else ""
+    left = time_left(seconds)
     return msg("mafia.view.header", number=table.number, version=view.get("version", "C"),
                when=phase_when(view.get("phase"), view.get("number")), left=left,
                alive=sum(1 for a in view.get("alive") or () if a), players=view.get("players", 0))
@@ -535,7 +540,7 @@ def private_lines(table: "Table", view: dict[str, Any], seat: int | None, second
     if view.get("ready"):
         out.append(msg("mafia.view.ready"))
     elif seat in awaited:
-        left = nested("mafia.view.left", time=duration(seconds)) if seconds is not None else ""
+        left = time_left(seconds)
         out.append(msg("mafia.view.not_ready", left=left))
     out.extend(known_lines(table, view))
     return out
@@ -594,7 +599,7 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
         return []
     out = [status_line(table, view)]
     if seat is not None and seat in awaited and usable_now(view):
-        left = nested("mafia.view.left", time=duration(seconds)) if seconds is not None else ""
+        left = time_left(seconds)
         out.append(msg(f"mafia.status.{'night' if view.get('phase') == 'night' else 'day'}", left=left,
                        abilities=ability_list(usable_now(view), with_left={"mail": view.get("mail_left", 0)})))
     return out

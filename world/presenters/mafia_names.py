@@ -17,7 +17,7 @@ from games.mafia import roles as R
 from games.mafia import versions as V
 from games.mafia.bot import LETTER_MARK, LETTERS
 
-from ..i18n import nested, nested_list
+from ..i18n import nested, nested_list, t
 from . import seat_name
 
 if TYPE_CHECKING:
@@ -241,16 +241,32 @@ def until_text(until: Any) -> Any:
     return nested("mafia.until.unknown")
 
 
+def _in_units(seconds: int) -> tuple[str, int]:
+    """Whole hours, minutes or seconds (rounded down below a day): ("minutes", 10)."""
+    if seconds >= 7200 or (seconds >= 3600 and seconds % 3600 == 0):
+        return "hours", seconds // 3600
+    if seconds >= 120 or (seconds >= 60 and seconds % 60 == 0):
+        return "minutes", seconds // 60
+    return "seconds", seconds
+
+
 def duration(seconds: Any) -> Any:
-    """Seconds as "10 минут", "2 часа", "45 секунд" (whole units, rounded down below a day)."""
+    """Seconds as "10 минут", "2 часа", "45 секунд"."""
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
         return str(seconds)
-    seconds = max(0, int(seconds))
-    if seconds >= 7200 or (seconds >= 3600 and seconds % 3600 == 0):
-        return nested("mafia.time.hours", n=seconds // 3600)
-    if seconds >= 120 or (seconds >= 60 and seconds % 60 == 0):
-        return nested("mafia.time.minutes", n=seconds // 60)
-    return nested("mafia.time.seconds", n=seconds)
+    unit, n = _in_units(max(0, int(seconds)))
+    return nested(f"mafia.time.{unit}", n=n)
+
+
+def time_left(seconds: Any) -> Any:
+    """" (осталась 1 минута)" after a phase's name: the unit as ``duration`` picks it, with the verb
+    agreeing with its number and noun; "" when the phase has no deadline."""
+    if seconds is None:
+        return ""
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
+        return nested("mafia.view.left", time=str(seconds))
+    unit, n = _in_units(max(0, int(seconds)))
+    return nested(f"mafia.view.left_{unit}", n=n)
 
 
 def persona_counts(personas: Any) -> Any:
@@ -416,6 +432,21 @@ def letter_text(text: str) -> Any:
     if text.startswith(LETTER_MARK) and text[len(LETTER_MARK):] in LETTERS:
         return nested(f"mafia.bot_letter.{text[len(LETTER_MARK):]}")
     return text
+
+
+def gmcp_letters(value: Any, lang: str) -> Any:
+    """``value`` (an event's params or a view, as GMCP sends them) with every bot's stock letter
+    as its text in ``lang``: the engine keeps the letter's key behind LETTER_MARK, which a client
+    would print as a control character and a key. Unchanged parts are shared, not copied."""
+    if isinstance(value, str):
+        if value.startswith(LETTER_MARK) and value[len(LETTER_MARK):] in LETTERS:
+            return t(lang, f"mafia.bot_letter.{value[len(LETTER_MARK):]}")
+        return value
+    if isinstance(value, dict):
+        return {k: gmcp_letters(v, lang) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [gmcp_letters(v, lang) for v in value]
+    return value
 
 
 def mapping_list(table: "Table", mapping: Any) -> Any:
