@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # setup.py compiles these (Cython) at install: an edit reinstalls, so `make test` runs it compiled.
 COMPILED := games/coup/engine.py games/coup/bot.py
 
-.PHONY: run test bench setup clean
+.PHONY: run test bench setup clean precompile
 
 $(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,7 +22,14 @@ run: $(STAMP)
 	$(BIN)/korchma serve --config config.toml
 
 test: $(STAMP)
+	$(MAKE) -s precompile
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
+
+# Bytecode and parsed catalogs, written once, so the hundreds of servers the suite starts do not
+# each compile every module and parse every catalog again (even where PYTHONDONTWRITEBYTECODE is set).
+precompile: $(STAMP)
+	$(BIN)/python -m compileall -q server world commands games tests bench >/dev/null
+	$(BIN)/python -m world.i18n
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

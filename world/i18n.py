@@ -16,8 +16,12 @@ markup.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 import re
 import string
+import sys
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -55,12 +59,57 @@ def _is_plural(value: dict[str, Any]) -> bool:
 
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, Any]:
+    paths = sorted((LOCALE_DIR / lang).glob("*.toml"))
+    compiled = _compiled_path(lang, paths)
+    try:
+        with compiled.open("rb") as fh:
+            return pickle.load(fh)
+    except (OSError, pickle.UnpicklingError, EOFError):
+        pass
+    out = _parse(paths)
+    if not sys.dont_write_bytecode:
+        write_compiled(compiled, out)
+    return out
+
+
+def _parse(paths: list[Path]) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    folder = LOCALE_DIR / lang
-    for path in sorted(folder.glob("*.toml")):
+    for path in paths:
         with path.open("rb") as fh:
             _flatten("", tomllib.load(fh), out)
     return out
+
+
+# Parsed catalogs are kept like Python's own bytecode: in __pycache__, under a name made of the
+# files' names, sizes and modification times, so an edited file is read again. Parsing the TOML
+# files is a quarter of a second of every start (a test suite starts hundreds of servers);
+# `python -m world.i18n` writes them even where PYTHONDONTWRITEBYTECODE is set (`make test`).
+def _compiled_path(lang: str, paths: list[Path]) -> Path:
+    stamp = hashlib.sha256()
+    for path in paths:
+        st = path.stat()
+        stamp.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns};".encode())
+    return LOCALE_DIR / "__pycache__" / f"{lang}-{stamp.hexdigest()[:16]}.pickle"
+
+
+def write_compiled(path: Path, parsed: dict[str, Any]) -> None:
+    """Keep ``parsed`` at ``path`` (atomically; a read-only tree is not an error)."""
+    try:
+        path.parent.mkdir(exist_ok=True)
+        for old in path.parent.glob(path.name.split("-")[0] + "-*.pickle"):
+            if old != path:  # made from files since edited
+                old.unlink(missing_ok=True)
+        temp = path.with_suffix(f".{os.getpid()}.tmp")
+        temp.write_bytes(pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(temp, path)
+    except OSError:
+        pass
+
+
+def compile_catalogs() -> None:
+    for lang in LANGUAGES:
+        paths = sorted((LOCALE_DIR / lang).glob("*.toml"))
+        write_compiled(_compiled_path(lang, paths), _parse(paths))
 
 
 @lru_cache(maxsize=None)
@@ -247,3 +296,7 @@ def normalize_lang(code: str) -> str | None:
     aliases = {"ru": "ru", "рус": "ru", "русский": "ru", "en": "en", "eng": "en", "english": "en",
                "англ": "en", "uk": "uk", "ua": "uk", "укр": "uk", "українська": "uk", "украинский": "uk"}
     return aliases.get(code)
+
+
+if __name__ == "__main__":  # `python -m world.i18n`: keep the parsed catalogs (see _compiled_path)
+    compile_catalogs()
