@@ -437,14 +437,16 @@ def _window(view: dict[str, Any]) -> tuple:
 
 
 def _choices(view: dict[str, Any], seat: int) -> tuple:
-    """What the seat's prompt says it may do (its hand, the prompt's words) and, in a fight, the
-    choices those words do not name: may it still offer help; whose offers may it accept."""
+    """What the seat's prompt says it may do (its hand, the prompt's words) and the choices those
+    words do not name: in a fight, may it still offer help, whose offers may it accept; in a
+    counter-revolution, the level a counter card must have."""
     fight = view.get("fight") or {}
     offers: Any = None
     if view.get("stage") == "fight" and fight.get("helper") is None:
         offers = tuple(sorted(fight.get("offers") or {})) if seat == fight.get("fighter") \
             else str(seat) not in (fight.get("offers") or {})
-    return tuple(view.get("hand") or ()), _your_move(view, seat, None), offers
+    level = (view.get("counter") or {}).get("level")
+    return tuple(view.get("hand") or ()), _your_move(view, seat, None), offers, level
 
 
 def _again(view: dict[str, Any], seat: int, seconds: int | None) -> tuple[str, dict[str, Any]]:
