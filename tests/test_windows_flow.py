@@ -71,10 +71,9 @@ async def test_a_whole_game_asks_nobody_who_can_only_pass(server):
     await boris.close()
 
 
-def test_a_new_score_is_one_line_not_the_prompt_again():
-    """Анна fights the «Городовой»; Boris (still asked: he may offer help or hinder) saw his hand
-    and prompt; Ева hinders with a card: Boris gets the new score, not his hand and prompt again.
-    When his options change (Анна accepts Ева's help: he may no longer offer), he is asked anew."""
+def _boris_in_annas_fight() -> tuple[Any, Any, Any]:
+    """Анна fights the «Городовой» (Boris holds a speech, Ева a «Махорка»): (the engine, the
+    state, Boris's status now as Russian text)."""
     from games.revolution import GAME as ENGINE
     from games.revolution.engine import _deck
     from world.presenters import revolution as presenter
@@ -94,11 +93,19 @@ def test_a_new_score_is_one_line_not_the_prompt_again():
     ENGINE.apply(s, 0, {"type": "draw"})
     table = _fake_table(["Анна", "Boris", "Ева"])
 
-    def status_of_boris() -> str:
+    def status_of_boris(asked: bool = True) -> str:
         awaited = {a.seat for a in ENGINE.awaiting(s)}
-        assert 1 in awaited
+        assert (1 in awaited) == asked
         return "\n".join(_all_texts(presenter.status(table, ENGINE.view(s, 1), 1, 9, awaited), "ru"))
 
+    return ENGINE, s, status_of_boris
+
+
+def test_a_new_score_is_one_line_not_the_prompt_again():
+    """Анна fights the «Городовой»; Boris (still asked: he may offer help or hinder) saw his hand
+    and prompt; Ева hinders with a card: Boris gets the new score, not his hand and prompt again.
+    When his options change (Анна accepts Ева's help: he may no longer offer), he is asked anew."""
+    ENGINE, s, status_of_boris = _boris_in_annas_fight()
     first = status_of_boris()
     assert "Ваша рука (1)" in first and "игроки 1 : 1 противник" in first
     ENGINE.apply(s, 2, {"type": "play", "card": "makhorka", "side": "opponent"})
@@ -109,3 +116,15 @@ def test_a_new_score_is_one_line_not_the_prompt_again():
     ENGINE.apply(s, 0, {"type": "accept", "seat": 2})
     third = status_of_boris()
     assert "Ваша рука (1)" in third  # he may no longer offer help: asked anew
+
+
+def test_asked_again_after_a_pass_with_the_same_choices_is_one_line():
+    """Boris passes in Анна's fight; Ева's «Махорка» changes the score and opens the window again:
+    Boris reads the new score and «Снова можно ответить» in one line, not his hand and prompt."""
+    ENGINE, s, status_of_boris = _boris_in_annas_fight()
+    assert "Ваша рука (1)" in status_of_boris()
+    ENGINE.apply(s, 1, {"type": "pass"})
+    assert status_of_boris(asked=False) == ""  # (the pass is its own event's line)
+    ENGINE.apply(s, 2, {"type": "play", "card": "makhorka", "side": "opponent"})
+    again = status_of_boris()
+    assert again == "[бой: Городовой] игроки 1 : 2 противник. Снова можно ответить (осталось 9 секунд).", again

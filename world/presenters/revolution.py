@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..i18n import nested, nested_list
 from ..messages import Msg, msg
 from . import LastShown, name_or_dash, people_awaited, per_seat, waiting_for_people, waiting_line
+from .reprompt import AGAIN, FULL, prompt_due
 
 if TYPE_CHECKING:
     from ..table_data import Table
@@ -426,9 +427,35 @@ def _signatures(view: dict[str, Any]) -> tuple[tuple, tuple]:
     return table, now
 
 
-def _options(now_sig: tuple) -> tuple:
-    """What a seat may do, from the "now" signature: all of it but the fight's two totals."""
-    return now_sig[:4] + now_sig[6:]
+def _score(now_sig: tuple) -> tuple:
+    """What the fight line shows, from the "now" signature: the card and the two totals."""
+    return now_sig[2], now_sig[4], now_sig[5]
+
+
+def _window(view: dict[str, Any]) -> tuple:
+    """The window a prompt is said in: the turn, whose, the stage and the fight."""
+    fight = view.get("fight") or {}
+    return view.get("turn"), view.get("active"), view.get("stage"), fight.get("card"), fight.get("fighter")
+
+
+def _choices(view: dict[str, Any], seat: int) -> tuple:
+    """What the seat's prompt says it may do (its hand, the prompt's words) and the choices those
+    words do not name: in a fight, may it still offer help, whose offers may it accept; in a
+    counter-revolution, the level a counter card must have."""
+    fight = view.get("fight") or {}
+    offers: Any = None
+    if view.get("stage") == "fight" and fight.get("helper") is None:
+        offers = tuple(sorted(fight.get("offers") or {})) if seat == fight.get("fighter") \
+            else str(seat) not in (fight.get("offers") or {})
+    level = (view.get("counter") or {}).get("level")
+    return tuple(view.get("hand") or ()), _your_move(view, seat, None), offers, level
+
+
+def _again(view: dict[str, Any], seat: int, seconds: int | None) -> tuple[str, dict[str, Any]]:
+    """(key, params) of the short «asked again» words: «Ваш ход» or «Можно ответить», as the
+    prompt would say (``_your_move``), with the time left."""
+    move = _your_move(view, seat, seconds).key.rsplit(".", 1)[-1]
+    return f"revolution.status.again.{move}", ({} if seconds is None else {"seconds": seconds})
 
 
 def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int | None,
@@ -442,28 +469,37 @@ def status(table: "Table", view: dict[str, Any], seat: int | None, seconds: int 
     table_sig, now_sig = _signatures(view)
     mine = seat is not None and seat in awaited and view.get("stage") != "over"
     people = people_awaited(table, awaited)
-    last = _LAST_STATUS.swap(key, (table_sig, now_sig, mine, people))
+    last = _LAST_STATUS.shown.get(key)
     out: list[Msg] = []
     if last is None or last[0] != table_sig:
         out.append(msg("revolution.status.line", turn=view.get("turn", 0), name=name_or_dash(table, view.get("active")),
                        ruling=party_name(deck, view.get("ruling")), seats=_status_items(table, view)))
     now_changed = last is None or last[1] != now_sig
     fight = view.get("fight")
-    if now_changed and isinstance(fight, dict) and view.get("stage") == "fight":
+    scored = isinstance(fight, dict) and view.get("stage") == "fight" and (last is None or _score(last[1]) != _score(now_sig))
+    if scored:
         out.append(msg("revolution.status.fight", card=card_name(deck, fight.get("card")),
                        players=fight.get("players_total", 0), opponent=fight.get("opponent_total", 0)))
-    # The whole prompt again only when what the viewer may do changed (a new total is the one
-    # line above; issue 14): not the fight's totals, everything else of "now".
-    options_changed = last is None or _options(last[1]) != _options(now_sig)
-    if mine and (options_changed or not last[2]):
+    # The whole prompt again only when what the viewer may do changed (issue 14): a new score is
+    # the one line above, and a seat asked again with the same choices reads so in that line.
+    due, prompted = prompt_due(None if last is None else last[4], _window(view),
+                               _choices(view, seat) if mine else None, mine, last is not None and last[2])
+    if due == FULL:
         hand = list(view.get("hand") or [])
         out.append(msg("revolution.status.hand", cards=numbered(deck, hand), n=len(hand)))
         out.append(_your_move(view, seat, seconds))
+    elif due == AGAIN:
+        again, params = _again(view, seat, seconds)
+        if scored:
+            out[-1] = msg("revolution.status.fight_again", **out[-1].params, again=nested(again, **params))
+        else:
+            out.append(msg(again, **params))
     elif not mine:  # until when, for everyone else
         waiting = waiting_for_people("revolution", table, view, people, frozenset() if last is None else last[3],
                                      now_changed, seconds)
         if waiting is not None:
             out.append(waiting)
+    _LAST_STATUS.swap(key, (table_sig, now_sig, mine, people, prompted))
     return out
 
 
