@@ -211,3 +211,15 @@ def test_no_gendered_past_tense_next_to_a_name(lang):
             if gendered:
                 bad.append(f"{key}: {gendered} in {text!r}")
     assert not bad, "gendered past tense next to a player's name:\n" + "\n".join(bad)
+
+
+def test_a_worn_item_reads_in_the_accusative():
+    """«надевает «Гимнастёрку»», not «надевает «Гимнастёрка»» (the card's name through the dictionary)."""
+    from world.presenters.revolution import card_name, deck_of
+
+    deck = deck_of("default")
+    by_name = {deck.cards[c].name["ru"]: c for c in deck.cards}
+    said = {name: strip_marks(t("ru", "revolution.equipped", seat="Анна", card=card_name(deck, by_name[name])))
+            for name in ("Гимнастёрка", "Бескозырка", "Наган")}
+    assert said == {"Гимнастёрка": "Анна надевает «Гимнастёрку».", "Бескозырка": "Анна надевает «Бескозырку».",
+                    "Наган": "Анна надевает «Наган»."}
