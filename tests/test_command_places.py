@@ -37,3 +37,28 @@ async def test_a_command_of_another_place_says_where_it_works(server, door):
     await anna.expect("“start” works at a table: sit down at one first (join N)")
     assert "No such command: start" not in anna.text and "Нет такой команды: встать" not in anna.text
     await anna.close()
+
+
+@pytest.mark.parametrize("door", ["telnet", "ssh"])
+async def test_look_at_a_table_by_its_number_from_the_hall(server, door):
+    """«смотреть 1» in the hall is about table 1 (its seats, and how to sit down or follow it),
+    not the hall's description again; the game itself stays for those at the table."""
+    anna = await log_in(server.telnet_port, "Анна")
+    number = await open_table(anna, "открыть переворот")
+    boris = await _person(server, door, "Boris")
+    boris.send_line(f"смотреть {number}")
+    await boris.expect(f"Сесть за него: сесть {number}. Следить за игрой: наблюдать {number}.")
+    assert f"Стол {number}" in boris.text and "Хозяин: Анна" in boris.text
+    assert "Низкий зал" not in boris.text  # not the hall
+    await set_lang(boris, "en")
+    boris.send_line("look 99")
+    await boris.expect("99")
+    anna.send_line("боты 1")
+    await anna.expect("бот")
+    anna.send_line("начать")
+    await anna.expect("Ваши карты", timeout=15)
+    boris.send_line(f"look {number}")
+    await boris.expect(f"A game is on. To follow it: watch {number}.")
+    assert "Your cards" not in boris.text and "ваши карты" not in boris.text.lower()
+    for client in (anna, boris):
+        await client.close()
