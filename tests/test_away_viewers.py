@@ -98,7 +98,7 @@ def play(game: str, options: dict[str, Any], seed: int) -> dict[str, int]:
         for viewer in viewers:
             if back_at[viewer] is None:
                 continue
-            view = json.dumps(there.engine.view(there.table.game, viewer), sort_keys=True, default=str)
+            view = there.client_view(viewer)
             if viewer in views:
                 views[viewer].append(view)
             shown, exact = h.awaited_as_seen(viewer), there.awaited_as_seen(viewer)

@@ -35,6 +35,7 @@ class SessionLike(Protocol):
     address: str
     last_input: float
     kind: str
+    lang: str  # the reader's language (GMCP payloads with text in it: world/table_output.py)
 
     def render_key(self) -> tuple: ...
 
