@@ -180,3 +180,21 @@ def test_other_bots_keep_their_level():
     easy = {str(GAME.bot_action(view, legal, random.Random(seed), "easy")) for seed in range(60)}
     normal = {str(GAME.bot_action(view, legal, random.Random(seed), "normal")) for seed in range(60)}
     assert len(easy) > len(normal)
+
+
+@pytest.mark.parametrize("rev", E.RULES_REVISIONS)
+def test_the_hint_lists_the_legal_targets_after_a_return(rev):
+    """The «place» hint (world/presenters/whispers.py) names exactly the seats the engine allows,
+    a player who returned included under revision 2 and left out under revision 1."""
+    from world.presenters.whispers import targets_of
+
+    full = {t: [[t + 1, 1], [t + 2, 1]] for t in (0, 1, 2)}
+    s = position(hands={3: [1], 4: [2], 0: [4]}, placed={**full, 3: [[0, 2], [1, 2]], 4: [[2, 3]]}, dealer=3,
+                 options={"rules_rev": rev})
+    place(s, 1, 4)  # seat 4 is stuck and returns
+    if rev == 1:
+        assert s.round == 2  # seat 0 found no target either and returned: the round is over
+        return
+    legal = sorted({a["target"] for a in GAME.legal(s, 0)})
+    assert s.returned[4] and s.turn == 0 and legal == [4] and targets_of(GAME.view(s, 0), 0) == legal
+    assert targets_of(dict(GAME.view(s, 0), rules_rev=1), 0) == []  # the same table under revision 1
