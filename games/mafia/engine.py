@@ -844,7 +844,6 @@ class _Night:
         self.learned: dict[int, int] = {}  # target -> personas learned of it tonight
         self.disinfo: list[tuple[int, int]] = []  # (genius, target)
         self.effective: list[tuple[int, Ability, dict[str, Any]]] = []
-        self.actor = -1  # the seat whose order is resolving (Срыв расследования)
         self.disrupted: set[int] = set()  # A: seats whose abilities see only Аноним(1) tonight
         self.fate: set[int] = set()  # A: struck by Рука судьбы (not an attack)
         self.banked: set[int] = set()  # A: Банк (all damage blocked tonight)
@@ -858,21 +857,23 @@ class _Night:
     def attack(self, source: int, target: int, damage: int, ability: str) -> None:
         self.attacks.setdefault(target, []).append([source, damage, ability])
 
-    def draw(self, target: int, exclude: str | None = None) -> str | None:
+    def draw(self, by: int | None, target: int, exclude: str | None = None) -> str | None:
+        """A random persona of ``target`` drawn for seat ``by``'s night ability (None: a day
+        ability's result, which Срыв never touches). Always the seat the result belongs to,
+        never whichever order resolved last (issue 15)."""
         self.learned[target] = self.learned.get(target, 0) + 1
-        if self.actor in self.disrupted:  # A: Срыв расследования, the target shows only Аноним(1)
+        if by in self.disrupted:  # A: Срыв расследования, the target shows only Аноним(1)
             return V.ANONYMOUS
         found = draw_persona(self.s, target, exclude)
         if found is not None and self.s.roles[target] == "maniac" and V.rules(self.s).double_life == "replace":
             self.tell(target, "mafia.probed", {"seat": target, "persona": found})  # A/B: Двойная жизнь
         return found
 
-    def seen(self, target: int) -> dict[str, int]:
-        """The target's personas as the resolving order sees them (A: Аноним(1) under Срыв)."""
-        return {V.ANONYMOUS: 1} if self.actor in self.disrupted else personas_seen(self.s, target)
+    def seen(self, by: int, target: int) -> dict[str, int]:
+        """The target's personas as seat ``by``'s night ability sees them (A: Аноним(1) under Срыв)."""
+        return {V.ANONYMOUS: 1} if by in self.disrupted else personas_seen(self.s, target)
 
     def run(self, seat: int, ab: Ability, order: dict[str, Any]) -> None:
-        self.actor = seat
         HANDLERS[ab.key](self, seat, ab, order)
 
 
@@ -941,7 +942,7 @@ def _punishment(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("sabotage")
 def _sabotage(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    if n.seen(t).get(o["persona"], 0) >= V.rules(n.s).sabotage:
+    if n.seen(seat, t).get(o["persona"], 0) >= V.rules(n.s).sabotage:
         n.attack(seat, t, 1, ab.key)
 
 
@@ -1023,7 +1024,7 @@ def _propaganda(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("arrest")
 def _arrest(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s, t = n.s, o["target"]
-    if (s.alive[t] and s.roles[t] == o["role"] and n.actor not in n.disrupted
+    if (s.alive[t] and s.roles[t] == o["role"] and seat not in n.disrupted
             and corresponding(s, t) >= V.rules(s).arrest):
         _jail(s, t, LIFE, n.public)
 
@@ -1053,7 +1054,7 @@ def _healing(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("mastermind", "own_hands")
 def _two_personas(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    found = [n.draw(t) for _ in range(1 if n.s.roles[seat] == "traitor" else 2)]  # A: the Предатель's, 1
+    found = [n.draw(seat, t) for _ in range(1 if n.s.roles[seat] == "traitor" else 2)]  # A: the Предатель's, 1
     n.tell(seat, "mafia.personas", {"seat": seat, "ability": ab.key, "target_seat": t,
                                     "personas": [p for p in found if p is not None]})
 
@@ -1061,7 +1062,7 @@ def _two_personas(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("informants", "stalking")
 def _one_persona(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    found = n.draw(t, exclude="civilian" if ab.key == "stalking" else None)
+    found = n.draw(seat, t, exclude="civilian" if ab.key == "stalking" else None)
     n.tell(seat, "mafia.personas", {"seat": seat, "ability": ab.key, "target_seat": t,
                                     "personas": [found] if found is not None else []})
 
@@ -1069,7 +1070,7 @@ def _one_persona(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("search")
 def _search(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    seen = n.seen(t)
+    seen = n.seen(seat, t)
     names = o["personas"] if "personas" in o else [o["persona"]]  # A: one name
     count = sum(1 for name in names if seen.get(name, 0) > 0)
     result = {"count": count} if V.rules(n.s).search == "count" else {"found": count > 0}  # A/B: yes/no

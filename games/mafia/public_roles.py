@@ -593,7 +593,7 @@ def night_end(n: Any) -> None:
     _bard_used(n)
     for seat, t in s.pub.get("press", {}).pop(s.index, ()):
         if s.alive[seat]:
-            found = n.draw(t)
+            found = n.draw(None, t)  # a day ability's result: Срыв (night abilities) never touches it
             n.tell(seat, "mafia.personas", {"seat": seat, "ability": "reportage", "target_seat": t,
                                             "personas": [found] if found is not None else []})
     for t in s.pub.get("trim", {}).pop(s.index, ()):

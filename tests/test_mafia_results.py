@@ -1,0 +1,149 @@
+"""Forum Mafia, issue 15: results computed for the seat they belong to (every information or
+result ability × its own seat hit by Срыв / blocked / another seat's disrupted order resolving
+last / the Джокер hit by Срыв), custom names in a Russian reader's order, block notices only
+where orders failed, fractional votes as each language writes them."""
+from __future__ import annotations
+
+import pytest
+
+from games.mafia import GAME
+from games.mafia import engine as E
+from games.mafia import roles as R
+from games.mafia import versions as V
+from tests.test_mafia_engine import keys, order, to, touch
+from tests.test_mafia_versions import finish, game
+
+# ------------------------------------------------------------------ results for their own seat
+
+# Version A (Срыв расследования is the Предатель's), one seat of each role whose ability has a
+# result; seat 11 is a second Гражданский whose Своими руками resolves after every other
+# information order; seat 12 died on night 1 (for Аутопсия). Seat 6 is also the Журналист.
+SEATS = ["boss", "killer", "traitor", "forensic", "detective", "policeman", "civilian", "maniac",
+         "agent", "joker", "genius", "civilian", "officer"]
+TRAITOR, JOKER, LAST, MANIAC, DEAD = 2, 9, 11, 7, 12
+PUBLIC = ["Журналист" if x == 6 else f"p{x}" for x in range(len(SEATS))]
+
+# ability: (seat, target, arguments, is a night ability whose result Срыв turns to Аноним(1))
+ROWS = {
+    "mastermind": (0, MANIAC, {}, True),
+    "own_hands": (6, MANIAC, {}, True),  # the Гражданский: two draws
+    "own_hands_traitor": (TRAITOR, MANIAC, {}, True),  # the Предатель: one draw
+    "stalking": (MANIAC, 6, {}, True),
+    "search": (3, 0, {"persona": "boss"}, True),
+    "investigation": (4, 0, {}, True),
+    "sabotage": (8, 3, {"persona": "forensic"}, True),
+    "arrest": (5, 1, {"role": "killer"}, True),
+    "croupier": (JOKER, MANIAC, None, True),  # a passive of the Джокер: every morning
+    "reportage": (6, MANIAC, None, False),  # a day order, its result after the next night
+    "autopsy": (3, DEAD, {}, False),  # roles, not personas
+    "informer": (10, 0, {"role": "boss"}, False),
+}
+SCENARIOS = ("disrupted", "blocked", "last_order_hit", "joker_hit")
+# What the seat learns or does when all goes well (Аноним(1) under Срыв where it applies).
+REAL = {"mastermind": ["maniac", "maniac"], "own_hands": ["maniac", "maniac"], "own_hands_traitor": ["maniac"],
+        "stalking": ["officer"], "search": True, "investigation": True, "sabotage": 1, "arrest": R.LIFE,
+        "croupier": [{"seat": MANIAC, "persona": "maniac"}], "reportage": ["maniac"], "autopsy": "officer",
+        "informer": True}
+ANON = {"mastermind": [V.ANONYMOUS] * 2, "own_hands": [V.ANONYMOUS] * 2, "stalking": [V.ANONYMOUS],
+        "search": False, "investigation": False, "sabotage": 2, "arrest": None,
+        "croupier": [{"seat": MANIAC, "persona": V.ANONYMOUS}]}
+NOTHING = {"sabotage": 2, "arrest": None}  # a blocked order: no result (no whisper, no effect)
+PASSIVE_OR_DAY = ("croupier", "reportage")  # no night order to block
+
+
+def results_position(row: str, scenario: str) -> E.MafiaState:
+    seat, target, args, _ = ROWS[row]
+    s = game("A", SEATS, index=3, public=PUBLIC)
+    s.alive[DEAD], s.dead_at[DEAD] = False, 0
+    touch(s)
+    if row == "reportage":
+        order(s, 6, "reportage", target)
+    finish(s)  # day 2 (nobody votes): night 3 begins
+    assert s.index == 4
+    s.personas[0] = {"boss": 3}
+    s.personas[1] = {"killer": 12}
+    s.personas[3] = {"forensic": 12}
+    s.personas[6] = {"officer": 3, "civilian": 5}  # Преследование never draws Гражданский
+    s.cards = [0] * len(SEATS)
+    s.cards[JOKER] = 1
+    if row == "croupier":
+        s.cards[MANIAC] = 2  # the Крупье probes a living seat holding 2 cards (else nobody)
+    if scenario == "last_order_hit":
+        s.alive[JOKER], s.dead_at[JOKER] = False, 0  # no Крупье: the last information order is seat 11's
+    touch(s)
+    if args is not None:
+        order(s, seat, row.removesuffix("_traitor"), target, **args)
+    if scenario == "disrupted":
+        order(s, TRAITOR, "sabotage_investigation", seat)
+    elif scenario == "blocked":
+        order(s, 5 if seat == 0 else 0, "interrogation", seat)
+    elif scenario == "last_order_hit":
+        order(s, TRAITOR, "sabotage_investigation", LAST)
+        order(s, LAST, "own_hands", 0)  # resolves last among the information orders, sees Аноним(1)
+    elif scenario == "joker_hit":
+        order(s, TRAITOR, "sabotage_investigation", JOKER)  # his Крупье runs after every order
+    return s
+
+
+def result(row: str, s: E.MafiaState, events: list) -> object:
+    seat, target, _, _ = ROWS[row]
+    mine = to(events, seat)
+    if row == "sabotage":
+        return s.hp[target]
+    if row == "arrest":
+        return s.jail[target]
+    if row == "croupier":
+        got = keys(mine, "mafia.croupier")
+        return got[0].params["personas"] if got else None
+    key = {"search": "mafia.search", "investigation": "mafia.investigation", "autopsy": "mafia.autopsy",
+           "informer": "mafia.guess"}.get(row, "mafia.personas")
+    got = [e.params for e in keys(mine, key) if e.params["ability"] == row.removesuffix("_traitor")]
+    if not got:
+        return None
+    field = {"search": "found", "investigation": "mafia", "autopsy": "role", "informer": "correct"}.get(row, "personas")
+    return got[0][field]
+
+
+CASES = [(row, scenario) for row in ROWS for scenario in SCENARIOS
+         if not (row == "own_hands_traitor" and scenario == "disrupted")  # the one Предатель makes the Срыв
+         and not (row == "croupier" and scenario in ("last_order_hit", "joker_hit"))]  # (its own: "disrupted")
+
+
+@pytest.mark.parametrize(("row", "scenario"), CASES)
+def test_every_result_is_computed_for_the_seat_it_belongs_to(row, scenario):
+    """«Все ночные способности цели в эту ночь работают, как если бы у их цели была только одна
+    Личина: Аноним(1)» (Срыв расследования): only the target's own night abilities, never another
+    seat's result because its order resolved after the target's; a day order (Журналист) and
+    role results are untouched; a blocked seat's orders give nothing, a passive still works."""
+    s = results_position(row, scenario)
+    events = finish(s)
+    night_ability = ROWS[row][3]
+    if scenario == "disrupted":
+        expected = ANON[row] if night_ability else REAL[row]
+    elif scenario == "blocked":
+        expected = REAL[row] if row in PASSIVE_OR_DAY else NOTHING.get(row)
+    else:
+        expected = REAL[row]
+    assert result(row, s, events) == expected
+    # A/B Двойная жизнь: each persona of his really drawn is whispered to the Маньяк, no other
+    probed = [e.params["persona"] for e in keys(to(events, MANIAC), "mafia.probed")]
+    assert probed == drawn_from_maniac(row, expected)
+
+
+def drawn_from_maniac(row: str, expected: object) -> list[str]:
+    if ROWS[row][1] != MANIAC or not isinstance(expected, list):
+        return []
+    names = [p["persona"] if isinstance(p, dict) else p for p in expected]
+    return [p for p in names if p != V.ANONYMOUS]
+
+
+def test_the_journalist_whose_night_ends_after_a_disrupted_order_gets_a_real_persona():
+    """The issue's example: the Журналист's draw used to take the Срыв of the last information
+    order's seat (or of the Джокер after his Крупье) and gave «Аноним»."""
+    for scenario in ("last_order_hit", "joker_hit"):
+        s = results_position("reportage", scenario)
+        events = finish(s)
+        (got,) = [e for e in keys(to(events, 6), "mafia.personas") if e.params["ability"] == "reportage"]
+        assert got.params["personas"] == ["maniac"]
+        assert [e.params["persona"] for e in keys(to(events, MANIAC), "mafia.probed")] == ["maniac"]
+
