@@ -147,3 +147,57 @@ def test_the_journalist_whose_night_ends_after_a_disrupted_order_gets_a_real_per
         assert got.params["personas"] == ["maniac"]
         assert [e.params["persona"] for e in keys(to(events, MANIAC), "mafia.probed")] == ["maniac"]
 
+
+# ------------------------------------------------------------------ names as a Russian reader sorts them
+
+
+def test_name_key_sorts_russian_and_ukrainian_names_as_their_readers_do():
+    """Code-point order puts «Ё» and the Ukrainian «Ґ Є І Ї» after «Я»; readers do not."""
+    from games.collation import name_key
+
+    ru = ["Яша", "Жаба", "Ёлка", "Емеля", "Елка", "ёжик", "Ежевика", "Аист", "Zoe", "bob"]
+    assert sorted(ru, key=name_key) == ["bob", "Zoe", "Аист", "Ежевика", "ёжик", "Елка", "Ёлка", "Емеля",
+                                        "Жаба", "Яша"]
+    uk = ["Йосип", "Їжак", "Іра", "Ігор", "Иван", "Жанна", "Євген", "Дмитро", "Ґанна", "Галина"]
+    assert sorted(uk, key=name_key) == ["Галина", "Ґанна", "Дмитро", "Євген", "Жанна", "Иван", "Ігор", "Іра",
+                                        "Їжак", "Йосип"]
+    assert name_key("  Ёлка  ") == name_key("Ёлка") and name_key("ЁЛКА") < name_key("Жаба")
+    assert name_key("Émile") < name_key("Fred")
+
+
+def test_a_tie_between_custom_names_goes_to_the_first_as_a_russian_reader_sorts_them():
+    """«(Другой)»: «Приоритет повешения - по алфавиту» (decision #12): «Ёлка» before «Жаба»,
+    though «Ё» comes after «Я» in code points."""
+    from tests.test_mafia_engine import game as c_game
+
+    s = c_game(["boss", "killer", "officer", "civilian", "maniac"], 3, public=["Жаба", "Ёлка", "p2", "p3", "p4"])
+    assert sorted(range(2), key=lambda x: E.tie_key(s, x)) == [1, 0]
+    s.roles = ["boss", "boss", "boss", "boss", "maniac"]  # every vote weighs 1
+    touch(s)
+    GAME.apply(s, 2, {"type": "vote", "target": 0})
+    GAME.apply(s, 3, {"type": "vote", "target": 1})
+    finish(s)
+    assert s.last_vote["seat"] == 1  # day 1: the Ёлка goes to Jail, not the Жаба
+    s = c_game(["boss", "killer", "officer", "civilian", "maniac"], 3, public=["Ґава", "Дід", "p2", "p3", "p4"])
+    assert E.tie_key(s, 0) < E.tie_key(s, 1)
+
+
+def test_the_roles_list_shows_custom_names_in_the_tie_order():
+    """`roles` at a running table: listed roles in the rules' order, then custom names as the
+    tie-break orders them («Елена», «Ёлка», «Жаба», «Яша»)."""
+    from types import SimpleNamespace
+
+    from commands.games.mafia import public_in_play
+    from tests.test_mafia_commands import text_of
+
+    from tests.test_mafia_engine import game as c_game
+
+    names = ["Яша", "Жаба", "Горец", "Ёлка", "Елена"]
+    s = c_game(["boss", "killer", "officer", "civilian", "maniac"], 3, public=names)
+    view = GAME.view(s, 0)
+    table = SimpleNamespace(number=1, options={}, seats=[SimpleNamespace(number=i, name=f"P{i}")
+                                                          for i in range(5)])
+    lines = [text_of("ru", m["$msg"], **m["params"]) for m in public_in_play(table, view)]
+    order_ = [next(n for n in names if n in line) for line in lines]
+    assert order_ == ["Горец", "Елена", "Ёлка", "Жаба", "Яша"]
+

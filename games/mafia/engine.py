@@ -18,6 +18,7 @@ import random
 from typing import Any, Callable
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
+from ..collation import name_key
 from . import bot as _bots
 from . import roles as R
 from . import versions as V
@@ -1425,8 +1426,9 @@ def tally(s: MafiaState) -> dict[int, int]:
 
 
 def tie_key(s: MafiaState, seat: int) -> tuple:
-    """Tie priority: listed public roles in rule order, then custom names alphabetically (4.6 #12)."""
-    return (R.PUBLIC_ROLES[s.public[seat]].order, s.names[seat].strip().casefold(), seat)
+    """Tie priority: listed public roles in rule order, then custom names alphabetically (4.6 #12),
+    as a Russian reader sorts them («Ёлка» before «Жаба»: games.collation)."""
+    return (R.PUBLIC_ROLES[s.public[seat]].order, name_key(s.names[seat]), seat)
 
 
 def check_win(s: MafiaState, end_of_day: bool) -> tuple[str, tuple[int, ...]] | None:
