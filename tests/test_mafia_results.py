@@ -201,3 +201,50 @@ def test_the_roles_list_shows_custom_names_in_the_tie_order():
     order_ = [next(n for n in names if n in line) for line in lines]
     assert order_ == ["Горец", "Елена", "Ёлка", "Жаба", "Яша"]
 
+
+# ------------------------------------------------------------------ block notices that are true
+
+
+def test_a_block_notice_says_only_what_is_true_of_the_orders():
+    """Not «ваши заявки не сработали» to a seat whose orders worked or that ordered nothing:
+    a Мизер holder and an unblockable Берсерк are not blocked at all; a blocked seat with no
+    order learns of the block without that claim; a day block (Задержание) says «днём»."""
+    from tests.test_mafia_public_roles import pos
+    from tests.test_mafia_versions import card, cards_game
+
+    s = pos({1: "Берсерк"}, 2)
+    order(s, 0, "interrogation", 1)
+    order(s, 1, "pistol", 2)
+    events = finish(s)
+    assert s.hp[2] == 1 and not [e for e in to(events, 1) if e.key.startswith("mafia.blocked")]
+    s = cards_game()
+    card(s, 2, "misere")
+    finish(s)
+    finish(s)
+    order(s, 2, "revolver", 1)
+    order(s, 0, "interrogation", 2)
+    events = finish(s)
+    assert s.hp[1] == 1 and not [e for e in to(events, 2) if e.key.startswith("mafia.blocked")]
+    s = pos({}, 2)
+    order(s, 0, "interrogation", 3)  # the Гражданский ordered nothing
+    events = finish(s)
+    assert [(e.key, e.params) for e in to(events, 3)] == [("mafia.blocked_idle", {"seat": 3})]
+    s = pos({3: "Патрульный", 1: "Берсерк"}, 3)
+    GAME.apply(s, 2, {"type": "vote", "target": 4})
+    order(s, 3, "detention", 2)
+    events = finish(s)
+    assert [e.key for e in to(events, 2) if e.key.startswith("mafia.blocked")] == ["mafia.blocked_day"]
+    s = pos({3: "Патрульный", 1: "Берсерк"}, 3)
+    GAME.apply(s, 1, {"type": "vote", "target": 4})
+    order(s, 3, "detention", 1)  # Ярость: a day block does not touch him either
+    events = finish(s)
+    assert not [e for e in to(events, 1) if e.key.startswith("mafia.blocked")] and s.last_vote["seat"] == 4
+
+
+def test_the_new_block_notices_read_true_in_every_language():
+    from tests.test_mafia_commands import text_of
+
+    idle = {lang: text_of(lang, "mafia.blocked_idle", seat=0) for lang in ("ru", "en", "uk")}
+    assert "не сработали" not in idle["ru"] and "did not work" not in idle["en"] and "не спрацювали" not in idle["uk"]
+    assert "днём" in text_of("ru", "mafia.blocked_day", seat=0) and "вдень" in text_of("uk", "mafia.known.blocked_day")
+

@@ -1138,6 +1138,7 @@ def _jail(s: MafiaState, seat: int, until: int, public: list[Event]) -> bool:
 def _effective(s: MafiaState, n: _Night) -> set[int]:
     """Collect this phase's orders; drop what blocked seats declared (except Б); return the blocked."""
     blocked: set[int] = set()
+    failed: dict[int, list[str]] = {}  # a blocked seat's voided orders
     for seat in s.living():
         for key, order in s.orders[seat].items():
             if key in ("interrogation", "zombify"):
@@ -1152,21 +1153,25 @@ def _effective(s: MafiaState, n: _Night) -> set[int]:
             if ab is None or ab.phase == "any":
                 continue
             if seat in blocked and "unblockable" not in ab.flags:
+                failed.setdefault(seat, []).append(key)
                 continue
             n.effective.append((seat, ab, order))
     for seat in sorted(blocked):
         if s.alive[seat]:
-            tell_blocked(n, seat, [ab.key for x, ab, _ in n.effective if x == seat])
+            tell_blocked(n, seat, [ab.key for x, ab, _ in n.effective if x == seat], failed.get(seat, []))
     return blocked
 
 
-def tell_blocked(n: _Night, seat: int, worked: list[str]) -> None:
-    """A blocked seat learns it was blocked (not by whom), and which of its orders, marked Б,
-    worked all the same: "your orders did not work" would be untrue for those."""
+def tell_blocked(n: _Night, seat: int, worked: list[str], failed: list[str], day: bool = False) -> None:
+    """A blocked seat learns it was blocked (not by whom), and only what is true of its orders:
+    its Б orders worked all the same; none worked (by day: `mafia.blocked_day`); or it had
+    ordered nothing the block could void ("your orders did not work" would be untrue)."""
     if worked:
         n.tell(seat, "mafia.blocked_some", {"seat": seat, "abilities": sorted(set(worked))})
+    elif failed:
+        n.tell(seat, "mafia.blocked_day" if day else "mafia.blocked", {"seat": seat})
     else:
-        n.tell(seat, "mafia.blocked", {"seat": seat})
+        n.tell(seat, "mafia.blocked_idle", {"seat": seat})
 
 
 def _use_up(s: MafiaState, n: _Night) -> None:
