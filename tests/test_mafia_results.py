@@ -248,3 +248,28 @@ def test_the_new_block_notices_read_true_in_every_language():
     assert "не сработали" not in idle["ru"] and "did not work" not in idle["en"] and "не спрацювали" not in idle["uk"]
     assert "днём" in text_of("ru", "mafia.blocked_day", seat=0) and "вдень" in text_of("uk", "mafia.known.blocked_day")
 
+
+# ------------------------------------------------------------------ fractional votes
+
+
+@pytest.mark.parametrize(("lang", "vote", "total"), [
+    ("ru", "Жаба → Ёлка (1,5 голоса)", "Ёлка — 2,5 голоса"),
+    ("en", "Жаба → Ёлка (1.5 votes)", "Ёлка — 2.5 votes"),
+    ("uk", "Жаба → Ёлка (1,5 голосу)", "Ёлка — 2,5 голосу"),
+])
+def test_a_fractional_vote_reads_as_the_language_writes_it(lang, vote, total):
+    """Version A: the Политик's vote weighs 1.5 (+0.5); the open tally prints «1,5 голоса» in
+    Russian (Babel's number format, the plural form of a fraction), "1.5 votes" in English."""
+    from world.presenters import present_params
+
+    from tests.test_mafia_commands import fake_table, text_of
+
+    s = game("A", ["boss", "killer", "officer", "civilian", "maniac"], index=3,
+             public=["Политик", "Ёлка", "p2", "p3", "p4"])
+    GAME.apply(s, 0, {"type": "vote", "target": 1})
+    GAME.apply(s, 2, {"type": "vote", "target": 1})
+    (tally,) = keys(finish(s), "mafia.tally")
+    assert {"seat": 0, "target_seat": 1, "weight": 1.5} in tally.params["votes"]
+    params = present_params(fake_table(["Жаба", "Ёлка", "Вера", "Гоша", "Дина"]), tally.params)
+    text = text_of(lang, "mafia.tally", **params)
+    assert vote in text and total in text and "1.5 голос" not in text
