@@ -56,7 +56,10 @@ def _said_where_it_works(session: Any, verb: str) -> bool:
     other = elsewhere(verb, session.account.role if session.account else "player")
     if other is None:
         return False
-    if other.game is not None:
+    table = session.world.tables.table_of(session.account.id) if session.world.tables and session.account else None
+    if other.game is not None and table is not None and table.game_name == other.game:
+        session.send("cmd.elsewhere.players", verb=verb)  # the Master or a watcher of that game
+    elif other.game is not None:
         session.send_msg(msg("cmd.elsewhere.game", verb=verb, game=msg(f"game.{other.game}")))
     elif TABLE in other.contexts:
         session.send("cmd.elsewhere.table", verb=verb)

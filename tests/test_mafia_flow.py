@@ -722,9 +722,9 @@ async def test_observer_master_sees_everything_and_holds_the_clock(server):
     vika.send_line("мастер продолжить")
     await vika.expect("Часы и так идут")
     assert humans[0].window() == "night-1"  # the phase is still on: Anna has not said ready
-    # The Master does not play: the game's verbs are not even offered.
+    # The Master does not play: the game's verbs are not hers (and she is told whose they are).
     vika.send_line("готов")
-    await vika.expect("Нет такой команды")
+    await vika.expect("«готов» — ход игрока: его набирают те, кто сидит за столом и играет.")
 
     # No private talk between seated players while the game runs (Почта is the rules' channel).
     anna.send_line("шепнуть Boris встретимся у мельницы")

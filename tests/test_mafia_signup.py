@@ -303,7 +303,7 @@ def test_a_seat_shows_a_listed_role_in_the_readers_language():
 
 
 def test_a_public_role_named_in_another_language_finds_its_holder():
-    from commands.games.mafia import _public_name
+    from commands.games.mafia_parse import _public_name
 
     publics = ["Горец", "Старый продавец", "Серый кардинал"]
     assert _public_name("Highlander", publics) == "Горец"

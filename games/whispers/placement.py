@@ -20,15 +20,10 @@ what the game awaits next and runs the reveal.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..base import Audience, Event, RuleError
-
-if TYPE_CHECKING:
-    from .engine import WhispersState
-
-RULES_REVISIONS = (1, 2)
-RULES_REV = 2  # the revision a new table plays
+from .state import WhispersState
 
 EVERYONE = Audience.everyone()
 _ONLY = [Audience.only(seat) for seat in range(12)]

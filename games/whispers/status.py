@@ -4,13 +4,12 @@ reveal). Ranks are plain ints, so that another rank could be added later (§1.2)
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..base import Audience, Event
 from .placement import counted_cards
+from .state import WhispersState
 
-if TYPE_CHECKING:
-    from .engine import WhispersState
 
 IGNORED, HIDDEN, ACCUSED, EXPOSED, FLED = 1, 2, 3, 4, 5
 RANKS = (IGNORED, HIDDEN, ACCUSED, EXPOSED, FLED)
