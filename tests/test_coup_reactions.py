@@ -73,14 +73,14 @@ CASES = [(order, typed, outcomes, cards, challenger)
          for order in ("seat", "first")
          for size in (1, 2, 3) for typed in itertools.permutations((1, 2, 3), size)
          for outcomes in itertools.product(OUTCOMES, repeat=3)
-         for cards in (1, 2) for challenger in ("actor", "other")]
+         for cards in (1, 2) for challenger in ("actor", "other", "both")]
 
 
 def test_every_order_of_blockers_and_every_challenge_outcome():
     """#31 for every number and answer order of foreign-aid blockers, each challenge order, each
     outcome of each block that goes public (it stands unchallenged, is challenged and proven, is
-    challenged and conceded), blockers with one or two cards, challenged by the actor or by the
-    next seat in priority. The blocks go public one by one in priority order until one stands; the
+    challenged and conceded), blockers with one or two cards, challenged by the actor, by the
+    next seat in priority, or by both (the one whose challenge is not used is told so). The blocks go public one by one in priority order until one stands; the
     aid is paid only if every one fell; a queued blocker never used is told so, once, and nobody
     else is; a seat told it was queued is always either made public or told."""
     checked = 0
@@ -101,6 +101,7 @@ def test_every_order_of_blockers_and_every_challenge_outcome():
         while s.stage == "block":  # the others allow, in priority order
             events += GAME.apply(s, awaited(s)[0], ALLOW)
         stood = None
+        dropped_challenges = []  # a challenge that another took the window from is told so
         for k, seat in enumerate(public):
             case = (order, typed, outcomes, cards, challenger, k)
             assert s.stage == "challenge_block" and s.blocker == seat, case
@@ -113,10 +114,25 @@ def test_every_order_of_blockers_and_every_challenge_outcome():
                 stood = seat
                 break
             window = awaited(s)
-            who = window[1] if challenger == "other" and len(window) > 1 else 0
-            events += GAME.apply(s, who, CHALLENGE)
-            if who != 0 and order == "seat":
-                events += GAME.apply(s, 0, ALLOW)  # the actor has priority, then the challenge wins
+            other = window[1] if len(window) > 1 else None
+            if challenger == "actor" or other is None:
+                who = 0
+                events += GAME.apply(s, 0, CHALLENGE)
+            elif challenger == "other":
+                who = other
+                events += GAME.apply(s, other, CHALLENGE)
+                if order == "seat":
+                    events += GAME.apply(s, 0, ALLOW)  # the actor has priority, then the challenge wins
+            else:  # both challenge, the other seat first: by priority (seat) the actor's wins
+                events += GAME.apply(s, other, CHALLENGE)
+                if order == "seat":
+                    who = 0
+                    events += GAME.apply(s, 0, CHALLENGE)
+                    dropped_challenges.append((other, {"seat": other, "winner_seat": 0}))
+                else:  # the first challenge made wins at once; the actor's comes too late
+                    who = other
+                    with pytest.raises(RuleError):
+                        GAME.apply(s, 0, CHALLENGE)
             assert s.stage == "prove" and s.challenger == who, case
             if outcome == "proven":
                 events += GAME.apply(s, seat, PROVE)
@@ -145,10 +161,11 @@ def test_every_order_of_blockers_and_every_challenge_outcome():
                 assert params(events, "coup.foreign_aid") == [{"seat": 0, "coins": 2, "total": 4}], case
         told_queued = {seat for seat, p in whispered(events, "coup.queued") if p["kind"] == "block"}
         assert told_queued <= set(made_public) | {x for x, _ in dropped}, case
+        assert whispered(events, "coup.challenge_dropped") == dropped_challenges, case
         assert s.queued_blocks == [] and s.stage in ("turn", "over"), case
         assert sum(s.coins) + s.treasury == 50, case
         checked += 1
-    assert checked == len(CASES) == 2 * 15 * 27 * 2 * 2
+    assert checked == len(CASES) == 2 * 15 * 27 * 2 * 3
 
 
 @pytest.mark.parametrize("action", ["assassinate", "steal"])
