@@ -353,3 +353,25 @@ def test_a_table_logged_before_the_revision_replays_as_it_was_played():
             GAME.validate_options({"treasury_rev": bad})
         assert info.value.key == "coup.error.bad_option"
     assert "treasury_rev" in GAME.internal_options and "treasury_rev" not in GAME.validate_options({})
+
+
+@pytest.mark.parametrize("lang,header,line", [
+    ("ru", "в казне 0 монет", "«Налог»: Анна получает 2 монеты вместо 3 — больше в казне не было (всего 10 монет)."),
+    ("en", "treasury: 0 coins", "The treasury runs low: Анна gets 2 coins of tax instead of 3, all that was left (10 coins in all)."),
+    ("uk", "у скарбниці 0 монет", "«Податок»: Анна отримує 2 монети замість 3 — більше в скарбниці не було (усього 10 монет)."),
+])
+def test_the_header_and_the_line_of_a_treasury_run_low(lang, header, line):
+    # Issue 15's example as a reader sees it: the header read «в казне -1 монета» after the tax.
+    from tests.offline import OfflineTable
+    from world.i18n import strip_marks, t
+    from world.presenters.coup import describe, event_params
+
+    s = position([["duke", "captain"]] * 6, coins=[8, 9, 9, 9, 9, 4])
+    events = play(s, (0, A("tax")), *[(seat, ALLOW) for seat in range(1, 6)])
+    names = ["Анна", "Boris", "Вера", "Гоша", "Дина", "Ефим"]
+    table = OfflineTable("coup", s, names, GAME.validate_options({}))
+    top = describe(table, GAME.view(s, 1), 1, None, set())[0]
+    assert header in strip_marks(t(lang, top.key, **top.params)) and "-1" not in t(lang, top.key, **top.params)
+    short = next(e for e in events if e.key == "coup.treasury_short")
+    shown = event_params(table, short.params, {**short.params, "seat": names[short.params["seat"]]})
+    assert strip_marks(t(lang, short.key, **shown)) == line
