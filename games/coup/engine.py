@@ -677,7 +677,8 @@ def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: lis
 def _gain(s: CoupState, seat: int, kind: str, events: list[Event]) -> None:
     """Income, foreign aid or tax: paid from the treasury, or what is left of it (#3 revised)."""
     asked = GAIN[kind]
-    amount = asked if s.unlimited_treasury else payout(s.treasury, asked)
+    # (the common case decided here: a call into treasury.py, which is not compiled, only when low)
+    amount = asked if asked <= s.treasury or s.unlimited_treasury else payout(s.treasury, asked)
     coins = s.coins
     coins[seat] += amount
     s.treasury -= amount
