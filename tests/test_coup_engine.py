@@ -54,7 +54,7 @@ def position(hands, coins=None, court=None, active=0, fifth="ambassador", face_u
     s.court = list(court)
     s.alive = [bool(h) for h in s.hands]
     s.living = sum(s.alive)
-    s.treasury = (54 if n >= 7 else 50) - sum(s.coins)
+    s.treasury = E.box_coins(n) - sum(s.coins)
     s.active = active
     s.picked = None
     E._enter(s, "turn")
@@ -144,25 +144,25 @@ def test_deal_for_3_to_6_players():
 
 def test_seven_and_eight_players_use_four_copies():
     # 001: "Правила ті ж самі, за винятком того, що використовується 4 копії кожного з 5 обраних символів (замість 3 копій)."
-    # #27: "accept 001's rule"; the 001 box holds 24 silver + 6 gold (= 54 coins).
+    # #27: "accept 001's rule"; #3 (revised): the box is still 50 coins.
     for n in (7, 8):
         s = GAME.new(n, {}, seed=n)
         cards = Counter(r for h in s.hands + [s.court] for r in h)
         assert sum(cards.values()) == 20 and set(cards.values()) == {4}
-        assert len(s.court) == 20 - 2 * n and s.coins == [2] * n and total_coins(s) == 54
+        assert len(s.court) == 20 - 2 * n and s.coins == [2] * n and total_coins(s) == 50
 
 
 def test_nine_and_ten_players_use_five_copies():
     # coup.md #1: "2–6 standard, 7–8 with 4 copies per 001. Optional 9–10 with 5 copies, as
     # Reformation allows." A table seats 8 unless opened with seats=9 or seats=10 (the option).
-    # #3: the treasury is shown only; 9-10 players count 60 coins in all.
+    # #3 (revised): "the treasury holds 50 coins (75 for 9-10 players)".
     for n in (9, 10):
         for option, fifth in (("advisor", "ambassador"), ("investigator", "inquisitor")):
             s = GAME.new(n, {"role": option}, seed=n)
             cards = Counter(r for h in s.hands + [s.court] for r in h)
             assert cards == Counter({r: 5 for r in ("duke", "assassin", "captain", fifth, "contessa")})
             assert all(len(h) == 2 for h in s.hands) and len(s.court) == 25 - 2 * n
-            assert s.coins == [2] * n and total_coins(s) == 60
+            assert s.coins == [2] * n and total_coins(s) == 75
             assert GAME.view(s, n - 1)["players"] == n
 
 
@@ -920,7 +920,7 @@ def run_game(seed: int, players: int | None = None, check=None):
 
 def _invariants(s: CoupState) -> None:
     copies = 4 if s.players >= 7 else 3
-    assert sum(s.coins) + s.treasury == (54 if s.players >= 7 else 50)
+    assert sum(s.coins) + s.treasury == E.box_coins(s.players) and s.treasury >= 0
     assert all(c >= 0 for c in s.coins)
     cards = Counter(r for h in s.hands + s.face_up + [s.court, s.drawn] for r in h)
     if s.players > 2:

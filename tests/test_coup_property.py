@@ -5,7 +5,7 @@ mode, and an easy or normal bot per seat; the seat that answers next is drawn am
 ones; now and then a seat times out (its ``Awaiting.default`` is applied instead of the bot's
 move), and now and then it takes any legal action at random, as a person might. At every step:
 
-* coins are conserved (players + treasury = 50, 54 with 7-8 players, 60 with 9-10), nobody's go
+* coins are conserved (players + treasury = 50, 75 with 9-10; the treasury never below 0), nobody's go
   negative;
 * cards are conserved per role: hands + Court + face up + cards drawn for an exchange + cards out
   of the game (2 players: the 8 undrafted cards of piles 2 and 3) = 3 per role (4 with 7-8, 5
@@ -66,7 +66,7 @@ PENDING_KEYS = frozenset(("action", "actor", "target", "claim", "blocker", "bloc
 PUBLIC_EVENTS = frozenset((
     "coup.start", "coup.draft_start", "coup.turn", "coup.declare", "coup.challenge", "coup.proven",
     "coup.bluff", "coup.concede", "coup.block", "coup.must_lose", "coup.lost", "coup.eliminated",
-    "coup.income", "coup.foreign_aid", "coup.tax", "coup.steal", "coup.blocked", "coup.refund",
+    "coup.income", "coup.foreign_aid", "coup.tax", "coup.treasury_short", "coup.treasury_empty", "coup.steal", "coup.blocked", "coup.refund",
     "coup.exchanged", "coup.examine_returned", "coup.examine_swapped", "coup.allowed", "coup.winner"))
 WHISPERS = frozenset(("coup.hand", "coup.new_card", "coup.exchange_draw", "coup.exchange_done",
                       "coup.examine_show", "coup.queued", "coup.challenge_dropped", "coup.block_dropped"))
@@ -335,7 +335,7 @@ def cards_in_play(s) -> list[str]:
 
 def check_cards_and_coins(s, total_coins: int, in_play: list[str]) -> None:
     assert sum(s.coins) + s.treasury == total_coins, (s.coins, s.treasury)
-    assert min(s.coins) >= 0, s.coins
+    assert min(s.coins) >= 0 and s.treasury >= 0, (s.coins, s.treasury)  # #3 (revised)
     cards = cards_in_play(s)
     assert cards == in_play, (cards, in_play)
     for seat, hand in enumerate(s.hands):
@@ -372,7 +372,7 @@ def run_game(seed: int, full_views: bool | None = None) -> tuple[object, list, l
     roles = ["duke", "assassin", "captain", fifth, "contessa"]
     copies = copies_of(players)
     total_coins = sum(s.coins) + s.treasury
-    assert total_coins == (60 if players >= 9 else 54 if players >= 7 else 50)
+    assert total_coins == (75 if players >= 9 else 50)
     picks: list[str] = []
     in_play = expected_cards(players, roles, picks)
     master = GAME.view(s, MASTER)

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
 from . import bot as _bots
+from .treasury import LEGACY_REVISION, REVISION, REVISIONS, box_coins, payout
 
 # ------------------------------------------------------------------------------------ constants
 
@@ -52,9 +53,6 @@ COUP_COST = 7
 ASSASSINATE_COST = 3
 FORCED_COUP = 10
 STEAL_MAX = 2
-TOTAL_COINS = 50  # the box (000: 50 coins); 54 for 7-8 players (001: 24 + 6 x 5)
-TOTAL_COINS_BIG = 54
-TOTAL_COINS_HUGE = 60  # 9-10 players: no box to count, and the treasury is shown only (#3)
 MAX_SEATS = 10  # 2-6 the base game, 7-8 seed 001's, 9-10 coup.md #1's optional table
 DEFAULT_SEATS = 8  # what `open coup` seats without seats=N: 9-10 are asked for (#1: "optional")
 
@@ -134,7 +132,7 @@ class CoupState:
     __slots__ = (
         # table and options
         "players", "roles", "fifth", "first_wins", "always_swap", "turn_seconds", "reaction_seconds",
-        "rng",
+        "rng", "unlimited_treasury",
         # cards and coins
         "hands", "face_up", "court", "coins", "treasury", "alive", "living",
         # turn and stage
@@ -159,6 +157,7 @@ class CoupState:
         self.always_swap = False  # examine=always_swap
         self.turn_seconds = 60
         self.reaction_seconds = 20
+        self.unlimited_treasury = False  # treasury revision 1 (a table logged before #3's revision)
         # new() passes the game's seeded RNG: an unseeded Random() reads the OS entropy pool and
         # costs as much as a tenth of a short game.
         self.rng = rng if rng is not None else random.Random()
@@ -257,6 +256,7 @@ class Coup:
     default_seats = DEFAULT_SEATS  # the table's seats when `open` names none
     default_options: dict[str, Any] = {"role": "advisor", "challenge_order": "seat", "examine": "choose",
                                        "turn": 60, "reaction": 20, "first": None}
+    internal_options = ("treasury_rev",)  # kept by the table (start_options), never typed or shown
     # coup.md #4: the first game's first player is random, a later game's is the previous winner.
     # The table sets ``first`` (a seat number from 1) on a rematch when the winner sits at it.
     winner_starts = True
@@ -285,9 +285,20 @@ class Coup:
                     result[name] = None
                 else:
                     result[name] = int_option(value, 1, self.max_players, name, "coup.error.bad_option")
+            elif name == "treasury_rev":  # set at the start (start_options), not typed at `open`
+                result[name] = value if type(value) is int and value in REVISIONS else _bad(name, value)
             else:
                 _bad(name, value)
         return result
+
+    def start_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a table starts with: today's treasury rules are pinned (world/upgrades.py),
+        so a later revision does not change this game's replay; a rematch plays today's."""
+        return {**options, "treasury_rev": REVISION}
+
+    def restored_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A table stored before the pin played treasury revision 1 (#3 before its revision)."""
+        return options if "treasury_rev" in options else {**options, "treasury_rev": LEGACY_REVISION}
 
     def rematch_plan(self, options: dict[str, Any], seats: int) -> tuple[dict[str, Any], int]:
         """A rematch keeps the options and the seats; who starts is the table's to set again."""
@@ -331,8 +342,9 @@ class Coup:
         s.face_up = [[] for _ in range(seats)]
         s.alive = [True] * seats
         s.living = seats
-        total = TOTAL_COINS_HUGE if seats >= 9 else TOTAL_COINS_BIG if seats >= 7 else TOTAL_COINS
-        s.treasury = total - sum(s.coins)
+        revision = opts.get("treasury_rev", REVISION)
+        s.unlimited_treasury = revision == LEGACY_REVISION
+        s.treasury = box_coins(seats, revision) - sum(s.coins)  # #3 (revised): 50 coins, 75 at 9-10
         _enter(s, stage)
         return s
 
@@ -663,11 +675,19 @@ def _declare(s: CoupState, seat: int, kind: str, target: int | None, events: lis
 
 
 def _gain(s: CoupState, seat: int, kind: str, events: list[Event]) -> None:
-    amount = GAIN[kind]
+    """Income, foreign aid or tax: paid from the treasury, or what is left of it (#3 revised)."""
+    asked = GAIN[kind]
+    # (the common case decided here: a call into treasury.py, which is not compiled, only when low)
+    amount = asked if asked <= s.treasury or s.unlimited_treasury else payout(s.treasury, asked)
     coins = s.coins
     coins[seat] += amount
     s.treasury -= amount
-    events.append(_tuple_new(Event, (EVERYONE, GAIN_KEYS[kind], {"seat": seat, "coins": amount, "total": coins[seat]})))
+    if amount == asked:
+        events.append(_tuple_new(Event, (EVERYONE, GAIN_KEYS[kind], {"seat": seat, "coins": amount, "total": coins[seat]})))
+    else:  # the treasury ran low: say what it gave instead of the usual line
+        key = "coup.treasury_short" if amount else "coup.treasury_empty"
+        events.append(_event(EVERYONE, key, {"seat": seat, "action": kind, "coins": amount, "asked": asked,
+                                             "total": coins[seat]}))
 
 
 def _open(s: CoupState, stage: str, order: list[int]) -> None:
@@ -906,10 +926,11 @@ def _resolve(s: CoupState, events: list[Event]) -> None:
     if kind in GAIN:
         _gain(s, actor, kind, events)
     elif kind == "steal":
-        amount = min(STEAL_MAX, s.coins[target])  # #19
-        s.coins[target] -= amount
-        s.coins[actor] += amount
-        events.append(_event(EVERYONE, "coup.steal", {"actor_seat": actor, "target_seat": target, "amount": amount}))
+        if s.alive[target]:  # a target out already (a false block with its last card): nothing to say
+            amount = min(STEAL_MAX, s.coins[target])  # #19
+            s.coins[target] -= amount
+            s.coins[actor] += amount
+            events.append(_event(EVERYONE, "coup.steal", {"actor_seat": actor, "target_seat": target, "amount": amount}))
     elif kind == "assassinate":
         if s.alive[target]:
             _lose(s, target, "end", events)

@@ -338,13 +338,17 @@ def _join(items: list[Msg]) -> Any:
 status_line = status
 
 
+_INCOME_RESULTS = frozenset(("coup.income", "coup.treasury_short", "coup.treasury_empty"))
+
+
 def said_by_others(events: list[Any]) -> list[int]:
     """For ``said_elsewhere``: a declared income is taken at once, and its result line says it
-    («Анна получает доход: 1 монету (всего 3 монеты)»), so the declaration prints nothing."""
+    («Анна получает доход: 1 монету (всего 3 монеты)», or what a treasury run low gave), so the
+    declaration prints nothing."""
     out = []
     for index, (declared, result) in enumerate(zip(events, events[1:])):
         if (declared.key == "coup.declare" and declared.params.get("action") == "income"
-                and result.key == "coup.income" and result.params.get("seat") == declared.params.get("actor_seat")):
+                and result.key in _INCOME_RESULTS and result.params.get("seat") == declared.params.get("actor_seat")):
             out.append(index)
     return out
 
