@@ -146,7 +146,9 @@ def test_a_refused_target_gives_its_one_reason():
 
 
 def test_every_reason_has_its_line_in_every_language():
-    source = inspect.getsource(E.target_refusal)
+    from games.mafia import targets as T
+
+    source = "".join(inspect.getsource(f) for f in (E.target_refusal, T.seat_refusal, T.protection))
     reasons = set(re.findall(r'return (?:None if .*? else )?"(\w+)"', source))
     reasons |= {"self", "not_self", "other"}  # the mail and card checks, and the fallback
     assert {"dead", "jailed", "hospital", "again", "taken"} <= reasons, reasons

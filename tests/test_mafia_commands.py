@@ -211,7 +211,8 @@ def fill(action: dict[str, Any], lang: str, publics: list[str], rng: random.Rand
     from games.mafia import versions as V
 
     rules = V.rules(state) if state is not None else V.C
-    out = {k: v for k, v in action.items() if k != "need"}
+    out = {k: v for k, v in action.items() if k not in ("need", "among")}
+    among = action.get("among")  # the seats a list or a public name may pick (their protections)
     key = action.get("ability")
     for need in action.get("need", ()):
         if need == "role":
@@ -229,14 +230,14 @@ def fill(action: dict[str, Any], lang: str, publics: list[str], rng: random.Rand
             taken = set(state.public) if state is not None else set()
             out["public"] = rng.choice([k for k in PR.PUBLIC_ORDER if k not in taken])
         elif need == "public":
-            out["public"] = rng.choice(publics)
+            out["public"] = rng.choice([p for x, p in enumerate(publics) if among is None or x in among])
         elif need == "bans":
             bannable = rules.bannable
             out["bans"] = [[role, rng.choice(bannable[role])] for role in rng.sample(list(bannable), 3)]
         elif need == "text":
             out["text"] = rng.choice(TEXTS[lang])
         elif need == "seats":
-            living = [x for x in state.living() if x != seat]
+            living = [x for x in state.living() if x != seat and (among is None or x in among)]
             out["seats"] = rng.sample(living, rng.randint(1, min(3, len(living))))
         elif need == "mapping":
             out["mapping"] = list(state.roles) if rng.random() < 0.3 else \

@@ -1,0 +1,163 @@
+"""Forum Mafia: which seats an order names, and whether an order may touch a seat.
+
+One place for both questions (legality in one place, like python-chess's move generator):
+
+- ``named_seats(s, order)``: every seat an order names, whatever the form it names them in: its
+  ``target``, a list of ``seats`` (Раздача), the Бард's further letters (``more``), or a public-role
+  name that picks a character (Кровавая баня). Effects that react to "an order on X" (the Обрез
+  под столом) ask this, so an order with a list of seats is seen like one with a single target.
+- ``seat_refusal(s, seat, ab, target)``: why ``seat``'s ability ``ab`` may not name ``target`` now
+  (the ``why`` of ``mafia.error.bad_target``), None when it may. ``engine.target_refusal`` (a
+  single target), ``engine._targets`` (legal()), ``order_refusal`` (the other seats an order
+  names) and the Ход's legal entries all ask it, so a protection written here covers every card
+  and every ability that picks seats.
+- ``protection(s, seat, ab, target)``: the target's own protections and the public roles' limits
+  (Социопат on night 1, Миллионер by day, Алкаш's pal, ...: ``public_roles.refused``).
+
+A Ва-банк's ``mapping`` names no seat: it is a claim about the whole table, made "at any time",
+that touches nobody (docs/mafia-protocol.md, Decisions, "Orders that name seats").
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import engine as E
+from . import public_roles as P
+from .roles import Ability
+from .versions import ARG_SEATS
+
+# Abilities whose ``public`` argument picks a character: the living seat signed up under that name
+# (Кровавая баня: «может назвать Явную и Тайную роль. Если совпало, наносит этой роли 2 урона»).
+# (Биржа труда's ``public`` names a listed role that no seat holds: no seat.)
+NAMES_BY_PUBLIC = frozenset({"bloodbath"})
+
+
+def _is_seat(s: Any, value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < s.players
+
+
+def by_public_name(s: Any, name: Any) -> list[int]:
+    """The seats signed up under this public-role name (as Кровавая баня compares it)."""
+    if not isinstance(name, str):
+        return []
+    wanted = name.strip().casefold()
+    return [t for t in range(s.players) if s.names[t].strip().casefold() == wanted]
+
+
+def named_seats(s: Any, order: dict[str, Any]) -> list[int]:
+    """Every seat the order names, in order, each once."""
+    out: list[int] = []
+    target = order.get("target")
+    if _is_seat(s, target):
+        out.append(target)
+    out.extend(t for t in order.get("seats", ()) if _is_seat(s, t))  # Раздача
+    out.extend(m[0] for m in order.get("more", ()) if _is_seat(s, m[0]))  # the Бард's letters
+    if order.get("ability") in NAMES_BY_PUBLIC:
+        out.extend(by_public_name(s, order.get("public")))
+    return list(dict.fromkeys(out))
+
+
+def protection(s: Any, seat: int, ab: Ability, target: int, refused: set | None = None) -> str | None:
+    """The target's protections against this ability of this seat now (public roles: Социопат,
+    Миллионер, Алкаш, Пиво/Диверсия, the Бард's used targets), as a refusal reason."""
+    if refused is None:
+        refused = P.refused(s, seat, ab)
+    if target not in refused:
+        return None
+    if ab.key in ("beer", "fake_beer", "diversion") and s.hospital(target):
+        return "hospital"
+    if ab.key == "diversion" and s.jailed(target):
+        return "jailed"
+    if ab.key in ("fake_beer", "mail"):  # Ерш after Пиво, the Бард's letters: once per target
+        return "again"
+    return "protected"
+
+
+def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: set | None = None,
+                 kind: str | None = None) -> str | None:
+    """Why ``seat``'s ``ab`` may not name the seat ``target`` (a living seat is wanted; ``kind``
+    "other" also refuses the user), None when it may. ``refused``: ``P.refused`` computed once."""
+    kind = kind or ab.target
+    if not _is_seat(s, target):
+        return "not_a_player"
+    if not s.alive[target]:
+        return "dead"
+    if kind == "other" and target == seat:
+        return "self"
+    if ab.distinct and target in s.used_on[seat].get(ab.key, ()):
+        return "again"
+    if ab.key == "militia":
+        if target == seat:
+            return "self"
+        if s.roles[seat] == "killer" and s.roles[target] in ("boss", "killer"):
+            return "own_team"
+    if ab.key == "patrol" and target == seat and s.hospital(seat):
+        return "self"
+    orders = s.orders[seat]
+    for other in ab.not_with_target:
+        if other in orders and orders[other].get("target") == target:
+            return "taken"
+    if orders:  # the other direction: an ordered ability that may not share its target with this one
+        mine = E.abilities(s, seat)
+        for key, order in orders.items():
+            if key != ab.key and order.get("target") == target:
+                theirs = mine.get(key)
+                if theirs is not None and ab.key in theirs.not_with_target:
+                    return "taken"
+    return protection(s, seat, ab, target, refused)
+
+
+def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any]) -> tuple[int, str] | None:
+    """The first seat an order names besides its ``target`` that it may not touch, with the reason:
+    each seat of a list is a target of its own (Раздача: other living seats); a character picked
+    by its public name may be the user or dead (nothing happens then) but keeps its protections."""
+    refused = None
+    for t in order.get("seats", ()):
+        refused = P.refused(s, seat, ab) if refused is None else refused
+        why = seat_refusal(s, seat, ab, t, refused, kind="other")
+        if why is not None:
+            return t, why
+    if ab.key in NAMES_BY_PUBLIC:
+        for t in by_public_name(s, order.get("public")):
+            if t != seat and s.alive[t]:
+                refused = P.refused(s, seat, ab) if refused is None else refused
+                why = protection(s, seat, ab, t, refused)
+                if why is not None:
+                    return t, why
+    return None
+
+
+def allowed_seats(s: Any, seat: int, ab: Ability, living: list[int]) -> list[int]:
+    """The living seats ``seat_refusal`` accepts for this ability now (legal())."""
+    refused = P.refused(s, seat, ab)
+    return [t for t in living if seat_refusal(s, seat, ab, t, refused) is None]
+
+
+def nameable(s: Any, seat: int, ab: Ability, living: list[int]) -> list[int] | None:
+    """For a legal() template whose arguments pick seats (a list of ``seats``, a public name that
+    picks a character): the seats it may name (its ``among``); None for any other template."""
+    if ARG_SEATS in ab.args:
+        refused = P.refused(s, seat, ab)
+        return [t for t in living if seat_refusal(s, seat, ab, t, refused, kind="other") is None]
+    if ab.key in NAMES_BY_PUBLIC:
+        refused = P.refused(s, seat, ab)
+        return [t for t in living if t == seat or protection(s, seat, ab, t, refused) is None]
+    return None
+
+
+def obsolete(s: Any, seat: int, action: Any) -> bool:
+    """A logged order that older code took although a seat it lists or names by public name was
+    protected (before issue 15: a night-1 Раздача or Кровавая баня on the Социопат): skipped on
+    replay (world/upgrades.py), so a table started before the upgrade goes on."""
+    if not isinstance(action, dict) or action.get("type") != "order" or not _is_seat(s, seat) \
+            or not s.alive[seat] or s.phase == "over":
+        return False
+    key = action.get("ability")
+    ab = E.abilities(s, seat).get(key) if isinstance(key, str) else None
+    if ab is None or not (ARG_SEATS in ab.args or key in NAMES_BY_PUBLIC):
+        return False
+    seats = action.get("seats")
+    order = {"ability": key, "seats": [t for t in seats if _is_seat(s, t)] if isinstance(seats, list) else [],
+             "public": action.get("public")}
+    refusal = order_refusal(s, seat, ab, order)
+    return refusal is not None and refusal[1] == "protected"
