@@ -1009,6 +1009,37 @@ async def test_version_a_verbs(monkeypatch):
             ).key in ("mafia.cmd.too_many_seats", "mafia.cmd.ambiguous_player")
 
 
+async def test_a_deal_on_the_sociopath_on_night_one_is_one_clear_line(monkeypatch):
+    """Раздача lists the Социопат on night 1 (Затворник): the verb sends it, the engine refuses it,
+    the player reads one line naming the ability, the seat and the reason, in ru/en/uk."""
+    import commands.games.mafia as verbs
+    from commands.base import CommandError
+    from games.base import RuleError
+
+    names = NAMES[:13]
+    probe = ENGINE.new(13, {"ruleset": "A"}, 7)
+    joker = probe.roles.index("joker")
+    hermit = next(x for x in range(13) if x != joker and not names[x].startswith("Бот"))
+    publics = [("Социопат" if x == hermit else f"Роль {x}") for x in range(13)]
+    state = ENGINE.new(13, {"ruleset": "A", "public_roles": publics}, 7)
+    assert state.roles.index("joker") == joker
+    typist = Typist(monkeypatch, FakeTable(state, names))
+
+    async def refuse(ctx: Any, action: dict[str, Any]) -> None:
+        try:
+            ENGINE.apply(state.copy(), joker, action)
+        except RuleError as err:
+            raise CommandError(err.key, **err.params) from err
+
+    monkeypatch.setattr(verbs, "game_action", refuse)
+    message = await typist.error(joker, f"ночь раздача {names[hermit]}")
+    assert message.key == "mafia.error.bad_target"
+    assert render("ru", message) == f"Раздача: цель {names[hermit]} выбрать нельзя — её защищает явная роль."
+    for lang in LANGS:
+        shown = render(lang, message)
+        assert names[hermit] in shown and "{" not in shown and not LEFTOVER.search(shown), (lang, shown)
+
+
 async def test_public_role_verbs(monkeypatch):
     """Биржа труда takes a free listed role in any language (its key); Эксгумация a dead seat;
     public day abilities take their target; `class` refuses «Highlander» after «Горец»."""

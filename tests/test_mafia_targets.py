@@ -422,3 +422,31 @@ def test_a_logged_order_on_a_protected_seat_is_obsolete():
     s.index = 2
     touch(s)
     assert not GAME.obsolete(s, 5, deal)
+
+
+@pytest.mark.parametrize("version", ABC)
+def test_respect_jails_only_attackers_whatever_names_the_pensioner(version):
+    """Пенсионер: «иммунен к Диверсии и Обрезу. Уважение(Т) --- атаковавший пенсионера попадает в
+    Тюрьму до конца игры». Кровавая баня «Не считается атакой», Рука судьбы after a Раздача is no
+    attack either: their users stay free; the Обрез does not touch him; a Пистолет jails."""
+    sixth = "joker" if V.RULESETS[version].cards else "officer"
+    roles = ["civilian", "boss", "agent", "vigilante", "genius", "maniac", sixth, "killer"]
+    cases = [("sawnoff", 1, True), ("bloodbath", 5, False), ("pistol", 7, False)]
+    if V.RULESETS[version].cards:
+        cases.append(("deal", 6, False))
+    for harm, source, survives in cases:
+        s = game(version, roles, index=2, public=names({VICTIM: "Пенсионер"}, len(roles)))
+        s.cards[VICTIM] = 2
+        touch(s)
+        if harm == "sawnoff":
+            order(s, VICTIM, "own_hands", 1)
+            order(s, 1, "sawnoff")
+        elif harm == "bloodbath":
+            order(s, 5, "bloodbath", public="Пенсионер", role="civilian")
+        elif harm == "pistol":
+            order(s, 7, "pistol", VICTIM)
+        else:
+            order(s, 6, "deal", seats=[VICTIM])
+        E.resolve_night(s)
+        assert s.alive[VICTIM] == survives, (harm, s.hp[VICTIM])
+        assert (s.jail[source] == R.LIFE) == (harm == "pistol"), (harm, s.jail[source])
