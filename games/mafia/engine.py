@@ -20,6 +20,7 @@ from typing import Any, Callable
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
 from . import bot as _bots
 from . import roles as R
+from . import targets as T
 from . import versions as V
 from .roles import LAW, LIFE, MAFIA, NEUTRAL, Ability
 
@@ -240,7 +241,7 @@ def target_refusal(s: MafiaState, seat: int, ab: Ability, target: Any) -> str | 
         if s.alive[target]:
             return "alive"
         return None if ab.key != "evidence" or s.dead_at[target] == s.index - 1 else "died_before"
-    return T.seat_refusal(s, seat, ab, target)  # alive, not the user, limits, protections (targets.py)
+    return T.seat_refusal(s, seat, ab, target, P.refused(s, seat, ab), abilities(s, seat))  # (targets.py)
 
 
 def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[Any]:
@@ -253,7 +254,11 @@ def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[A
     if kind == "dead":
         return [t for t in range(s.players) if not s.alive[t]
                 and (ab.key != "evidence" or s.dead_at[t] == s.index - 1)]
-    return T.allowed_seats(s, seat, ab, living)  # the same rules as target_refusal (targets.py)
+    return _allowed(s, seat, ab, living)  # the same rules as target_refusal (targets.py)
+
+
+def _allowed(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[int]:
+    return T.allowed_seats(s, seat, ab, living, P.refused(s, seat, ab), abilities(s, seat))
 
 
 def _other_not_with(s: MafiaState, seat: int, ab: Ability) -> bool:
@@ -475,16 +480,16 @@ class Mafia:
                 continue
             need = _need(s, ab)
             if key == "vote":
-                out.extend({"type": "vote", "target": t} for t in T.allowed_seats(s, seat, ab, living))
+                out.extend({"type": "vote", "target": t} for t in _allowed(s, seat, ab, living))
                 continue
             if key == "mail":
                 out.extend({"type": "mail", "target": t, "need": ["text"]}
-                           for t in T.allowed_seats(s, seat, ab, living) if t != seat)
+                           for t in _allowed(s, seat, ab, living) if t != seat)
                 if "city" not in P.refused(s, seat, ab):
                     out.append({"type": "mail", "target": "city", "need": ["text"]})
                 continue
             if key == "card":  # A: the Ход, one entry per play (Пас: one per target)
-                out.extend(V.card_actions(s, seat, T.allowed_seats(s, seat, ab, living)))  # (Пас: protections)
+                out.extend(V.card_actions(s, seat, _allowed(s, seat, ab, living)))  # (Пас: protections)
                 continue
             targets = _targets(s, seat, ab, living)
             for t in targets:
@@ -493,7 +498,7 @@ class Mafia:
                     action["target"] = t
                 if need:
                     action["need"] = list(need)
-                    among = T.nameable(s, seat, ab, living)  # seats a list or a name may pick
+                    among = T.nameable(s, seat, ab, living, P.refused(s, seat, ab), abilities(s, seat))
                     if among is not None:
                         action["among"] = among
                 out.append(action)
@@ -576,7 +581,10 @@ class Mafia:
 
     def obsolete(self, state: MafiaState, seat: int, action: Action) -> bool:
         """A logged order now refused for a protection of a seat it lists or names (targets.py)."""
-        return T.obsolete(state, seat, action)
+        s = state
+        if not _is_seat(s, seat) or not s.alive[seat] or s.phase == "over":
+            return False
+        return T.obsolete(s, seat, action, abilities(s, seat), lambda ab: P.refused(s, seat, ab))
 
     def final_reveal(self, state: MafiaState) -> dict[str, Any] | None:
         """Everything the game hid, for the end-of-game block: None while the game goes on (a
@@ -659,7 +667,8 @@ class Mafia:
             if extra is None:
                 extra = _check_args(s, ab, action, seat)
                 P.check_order(s, seat, ab, extra)
-                refusal = T.order_refusal(s, seat, ab, {"ability": key, **extra})  # seats named otherwise
+                refusal = T.order_refusal(s, seat, ab, {"ability": key, **extra}, P.refused(s, seat, ab),
+                                          abilities(s, seat))  # the seats it names besides its target
                 if refusal is not None:
                     raise _err("bad_target", ability=key, target=refusal[0], why=refusal[1])
         except RuleError:
@@ -1471,4 +1480,3 @@ GAME = Mafia()
 
 from . import cards as _cards  # noqa: E402,F401  (version A/B handlers and hooks register themselves)
 from . import public_roles as P  # noqa: E402  (the 34 public roles: PUBLIC_ROLES, handlers, hooks)
-from . import targets as T  # noqa: E402  (which seats an order names and may touch)

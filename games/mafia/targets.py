@@ -16,13 +16,15 @@ One place for both questions (legality in one place, like python-chess's move ge
 
 A Ва-банк's ``mapping`` names no seat: it is a claim about the whole table, made "at any time",
 that touches nobody (docs/mafia-protocol.md, Decisions, "Orders that name seats").
+
+The module sits below the engine (no import of engine.py or public_roles.py, so the Mafia import
+circle does not grow): a caller passes ``refused``, the public roles' refusals of this ability
+(``public_roles.refused``), and ``mine``, the seat's abilities (``engine.abilities``).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from . import engine as E
-from . import public_roles as P
 from .roles import Ability
 from .versions import ARG_SEATS
 
@@ -57,11 +59,9 @@ def named_seats(s: Any, order: dict[str, Any]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def protection(s: Any, seat: int, ab: Ability, target: int, refused: set | None = None) -> str | None:
-    """The target's protections against this ability of this seat now (public roles: Социопат,
-    Миллионер, Алкаш, Пиво/Диверсия, the Бард's used targets), as a refusal reason."""
-    if refused is None:
-        refused = P.refused(s, seat, ab)
+def protection(s: Any, ab: Ability, target: int, refused: set) -> str | None:
+    """The target's protections against this ability of this seat now (``refused``, the public
+    roles': Социопат, Миллионер, Алкаш, Пиво/Диверсия, the Бард's used targets), as a reason."""
     if target not in refused:
         return None
     if ab.key in ("beer", "fake_beer", "diversion") and s.hospital(target):
@@ -73,10 +73,10 @@ def protection(s: Any, seat: int, ab: Ability, target: int, refused: set | None 
     return "protected"
 
 
-def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: set | None = None,
+def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: set, mine: dict[str, Ability],
                  kind: str | None = None) -> str | None:
     """Why ``seat``'s ``ab`` may not name the seat ``target`` (a living seat is wanted; ``kind``
-    "other" also refuses the user), None when it may. ``refused``: ``P.refused`` computed once."""
+    "other" also refuses the user), None when it may."""
     kind = kind or ab.target
     if not _is_seat(s, target):
         return "not_a_player"
@@ -98,66 +98,62 @@ def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: set | Non
         if other in orders and orders[other].get("target") == target:
             return "taken"
     if orders:  # the other direction: an ordered ability that may not share its target with this one
-        mine = E.abilities(s, seat)
         for key, order in orders.items():
             if key != ab.key and order.get("target") == target:
                 theirs = mine.get(key)
                 if theirs is not None and ab.key in theirs.not_with_target:
                     return "taken"
-    return protection(s, seat, ab, target, refused)
+    return protection(s, ab, target, refused)
 
 
-def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any]) -> tuple[int, str] | None:
+def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any], refused: set,
+                  mine: dict[str, Ability]) -> tuple[int, str] | None:
     """The first seat an order names besides its ``target`` that it may not touch, with the reason:
     each seat of a list is a target of its own (Раздача: other living seats); a character picked
     by its public name may be the user or dead (nothing happens then) but keeps its protections."""
-    refused = None
     for t in order.get("seats", ()):
-        refused = P.refused(s, seat, ab) if refused is None else refused
-        why = seat_refusal(s, seat, ab, t, refused, kind="other")
+        why = seat_refusal(s, seat, ab, t, refused, mine, kind="other")
         if why is not None:
             return t, why
     if ab.key in NAMES_BY_PUBLIC:
         for t in by_public_name(s, order.get("public")):
             if t != seat and s.alive[t]:
-                refused = P.refused(s, seat, ab) if refused is None else refused
-                why = protection(s, seat, ab, t, refused)
+                why = protection(s, ab, t, refused)
                 if why is not None:
                     return t, why
     return None
 
 
-def allowed_seats(s: Any, seat: int, ab: Ability, living: list[int]) -> list[int]:
+def allowed_seats(s: Any, seat: int, ab: Ability, living: list[int], refused: set,
+                  mine: dict[str, Ability]) -> list[int]:
     """The living seats ``seat_refusal`` accepts for this ability now (legal())."""
-    refused = P.refused(s, seat, ab)
-    return [t for t in living if seat_refusal(s, seat, ab, t, refused) is None]
+    return [t for t in living if seat_refusal(s, seat, ab, t, refused, mine) is None]
 
 
-def nameable(s: Any, seat: int, ab: Ability, living: list[int]) -> list[int] | None:
+def nameable(s: Any, seat: int, ab: Ability, living: list[int], refused: set,
+             mine: dict[str, Ability]) -> list[int] | None:
     """For a legal() template whose arguments pick seats (a list of ``seats``, a public name that
     picks a character): the seats it may name (its ``among``); None for any other template."""
     if ARG_SEATS in ab.args:
-        refused = P.refused(s, seat, ab)
-        return [t for t in living if seat_refusal(s, seat, ab, t, refused, kind="other") is None]
+        return [t for t in living if seat_refusal(s, seat, ab, t, refused, mine, kind="other") is None]
     if ab.key in NAMES_BY_PUBLIC:
-        refused = P.refused(s, seat, ab)
-        return [t for t in living if t == seat or protection(s, seat, ab, t, refused) is None]
+        return [t for t in living if t == seat or protection(s, ab, t, refused) is None]
     return None
 
 
-def obsolete(s: Any, seat: int, action: Any) -> bool:
+def obsolete(s: Any, seat: int, action: Any, mine: dict[str, Ability], refused_of: Any) -> bool:
     """A logged order that older code took although a seat it lists or names by public name was
     protected (before issue 15: a night-1 Раздача or Кровавая баня on the Социопат): skipped on
-    replay (world/upgrades.py), so a table started before the upgrade goes on."""
-    if not isinstance(action, dict) or action.get("type") != "order" or not _is_seat(s, seat) \
-            or not s.alive[seat] or s.phase == "over":
+    replay (world/upgrades.py), so a table started before the upgrade goes on. ``refused_of(ab)``
+    gives ``refused`` for one of the seat's abilities."""
+    if not isinstance(action, dict) or action.get("type") != "order":
         return False
     key = action.get("ability")
-    ab = E.abilities(s, seat).get(key) if isinstance(key, str) else None
+    ab = mine.get(key) if isinstance(key, str) else None
     if ab is None or not (ARG_SEATS in ab.args or key in NAMES_BY_PUBLIC):
         return False
     seats = action.get("seats")
     order = {"ability": key, "seats": [t for t in seats if _is_seat(s, t)] if isinstance(seats, list) else [],
              "public": action.get("public")}
-    refusal = order_refusal(s, seat, ab, order)
+    refusal = order_refusal(s, seat, ab, order, refused_of(ab), mine)
     return refusal is not None and refusal[1] == "protected"
