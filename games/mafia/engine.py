@@ -244,7 +244,7 @@ def target_refusal(s: MafiaState, seat: int, ab: Ability, target: Any) -> str | 
     return T.seat_refusal(s, seat, ab, target, P.refused(s, seat, ab), abilities(s, seat))  # (targets.py)
 
 
-def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[Any]:
+def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int], refused: set) -> list[Any]:
     """Every target ``_target_ok`` accepts, computed at once (for legal())."""
     kind = ab.target
     if kind == "none":
@@ -254,11 +254,7 @@ def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[A
     if kind == "dead":
         return [t for t in range(s.players) if not s.alive[t]
                 and (ab.key != "evidence" or s.dead_at[t] == s.index - 1)]
-    return _allowed(s, seat, ab, living)  # the same rules as target_refusal (targets.py)
-
-
-def _allowed(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[int]:
-    return T.allowed_seats(s, seat, ab, living, P.refused(s, seat, ab), abilities(s, seat))
+    return T.allowed_seats(s, seat, ab, living, refused, abilities(s, seat))  # target_refusal's rules
 
 
 def _other_not_with(s: MafiaState, seat: int, ab: Ability) -> bool:
@@ -479,26 +475,28 @@ class Mafia:
             if _why_not(s, seat, ab) is not None or _other_not_with(s, seat, ab):
                 continue
             need = _need(s, ab)
+            # the public roles' refusals (Социопат, Миллионер, Алкаш, ...), for orders that pick seats
+            refused = P.refused(s, seat, ab) if ab.target in ("other", "living") or need else set()
             if key == "vote":
-                out.extend({"type": "vote", "target": t} for t in _allowed(s, seat, ab, living))
+                out.extend({"type": "vote", "target": t} for t in _targets(s, seat, ab, living, refused))
                 continue
             if key == "mail":
                 out.extend({"type": "mail", "target": t, "need": ["text"]}
-                           for t in _allowed(s, seat, ab, living) if t != seat)
-                if "city" not in P.refused(s, seat, ab):
+                           for t in _targets(s, seat, ab, living, refused) if t != seat)
+                if "city" not in refused:
                     out.append({"type": "mail", "target": "city", "need": ["text"]})
                 continue
             if key == "card":  # A: the Ход, one entry per play (Пас: one per target)
-                out.extend(V.card_actions(s, seat, _allowed(s, seat, ab, living)))  # (Пас: protections)
+                out.extend(V.card_actions(s, seat, _targets(s, seat, ab, living, refused)))  # (Пас: protections)
                 continue
-            targets = _targets(s, seat, ab, living)
+            targets = _targets(s, seat, ab, living, refused)
             for t in targets:
                 action: Action = {"type": "order", "ability": key}
                 if t is not None:
                     action["target"] = t
                 if need:
                     action["need"] = list(need)
-                    among = T.nameable(s, seat, ab, living, P.refused(s, seat, ab), abilities(s, seat))
+                    among = T.nameable(s, seat, ab, living, refused, abilities(s, seat))  # seats it may pick
                     if among is not None:
                         action["among"] = among
                 out.append(action)

@@ -73,37 +73,55 @@ def protection(s: Any, ab: Ability, target: int, refused: set) -> str | None:
     return "protected"
 
 
+def taken(s: Any, seat: int, ab: Ability, mine: dict[str, Ability]) -> set:
+    """Targets of the seat's own orders this one may not share (``not_with_target``, both ways)."""
+    out: set = set()
+    for key, order in s.orders[seat].items():
+        if key == ab.key:
+            continue
+        theirs = mine.get(key)
+        if key in ab.not_with_target or (theirs is not None and ab.key in theirs.not_with_target):
+            out.add(order.get("target"))
+    return out
+
+
+def _rules(s: Any, seat: int, ab: Ability, refused: set, mine: dict[str, Ability], kind: str,
+           shared: set | None = None) -> list[tuple[str, Any]]:
+    """The rules that keep living seats from this order, in the order a refusal names them: (reason,
+    the seats it refuses); the last, the target's protections (``protection`` names its reason)."""
+    out: list[tuple[str, Any]] = []
+    if kind == "other" or ab.key == "militia" or (ab.key == "patrol" and s.hospital(seat)):
+        out.append(("self", (seat,)))  # (Дозор: «Из Госпиталя нельзя применять на себя»)
+    if ab.distinct:
+        out.append(("again", s.used_on[seat].get(ab.key, ())))
+    if ab.key == "militia" and s.roles[seat] == "killer":  # «кроме себя, Босса и Киллера»
+        out.append(("own_team", [x for x in range(s.players) if s.roles[x] in ("boss", "killer")]))
+    out.append(("taken", taken(s, seat, ab, mine) if shared is None else shared))
+    out.append(("protected", refused))
+    return out
+
+
 def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: set, mine: dict[str, Ability],
-                 kind: str | None = None) -> str | None:
+                 kind: str | None = None, shared: set | None = None) -> str | None:
     """Why ``seat``'s ``ab`` may not name the seat ``target`` (a living seat is wanted; ``kind``
-    "other" also refuses the user), None when it may."""
-    kind = kind or ab.target
+    "other" also refuses the user), None when it may. ``shared``: ``taken(...)``, computed once
+    by a caller that asks for many targets."""
     if not _is_seat(s, target):
         return "not_a_player"
     if not s.alive[target]:
         return "dead"
-    if kind == "other" and target == seat:
-        return "self"
-    if ab.distinct and target in s.used_on[seat].get(ab.key, ()):
-        return "again"
-    if ab.key == "militia":
-        if target == seat:
-            return "self"
-        if s.roles[seat] == "killer" and s.roles[target] in ("boss", "killer"):
-            return "own_team"
-    if ab.key == "patrol" and target == seat and s.hospital(seat):
-        return "self"
-    orders = s.orders[seat]
-    for other in ab.not_with_target:
-        if other in orders and orders[other].get("target") == target:
-            return "taken"
-    if orders:  # the other direction: an ordered ability that may not share its target with this one
-        for key, order in orders.items():
-            if key != ab.key and order.get("target") == target:
-                theirs = mine.get(key)
-                if theirs is not None and ab.key in theirs.not_with_target:
-                    return "taken"
-    return protection(s, ab, target, refused)
+    for reason, seats in _rules(s, seat, ab, refused, mine, kind or ab.target, shared):
+        if target in seats:
+            return protection(s, ab, target, refused) if reason == "protected" else reason
+    return None
+
+
+def _allowed(s: Any, seat: int, ab: Ability, living: list[int], refused: set, mine: dict[str, Ability],
+             kind: str) -> list[int]:
+    skip: set = set()
+    for _, seats in _rules(s, seat, ab, refused, mine, kind):
+        skip.update(seats)
+    return [t for t in living if t not in skip] if skip else living
 
 
 def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any], refused: set,
@@ -111,8 +129,9 @@ def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any], refused
     """The first seat an order names besides its ``target`` that it may not touch, with the reason:
     each seat of a list is a target of its own (Раздача: other living seats); a character picked
     by its public name may be the user or dead (nothing happens then) but keeps its protections."""
+    shared = taken(s, seat, ab, mine)
     for t in order.get("seats", ()):
-        why = seat_refusal(s, seat, ab, t, refused, mine, kind="other")
+        why = seat_refusal(s, seat, ab, t, refused, mine, kind="other", shared=shared)
         if why is not None:
             return t, why
     if ab.key in NAMES_BY_PUBLIC:
@@ -127,7 +146,7 @@ def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any], refused
 def allowed_seats(s: Any, seat: int, ab: Ability, living: list[int], refused: set,
                   mine: dict[str, Ability]) -> list[int]:
     """The living seats ``seat_refusal`` accepts for this ability now (legal())."""
-    return [t for t in living if seat_refusal(s, seat, ab, t, refused, mine) is None]
+    return _allowed(s, seat, ab, living, refused, mine, ab.target)
 
 
 def nameable(s: Any, seat: int, ab: Ability, living: list[int], refused: set,
@@ -135,7 +154,7 @@ def nameable(s: Any, seat: int, ab: Ability, living: list[int], refused: set,
     """For a legal() template whose arguments pick seats (a list of ``seats``, a public name that
     picks a character): the seats it may name (its ``among``); None for any other template."""
     if ARG_SEATS in ab.args:
-        return [t for t in living if seat_refusal(s, seat, ab, t, refused, mine, kind="other") is None]
+        return _allowed(s, seat, ab, living, refused, mine, "other")
     if ab.key in NAMES_BY_PUBLIC:
         return [t for t in living if t == seat or protection(s, ab, t, refused) is None]
     return None
