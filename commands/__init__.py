@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from world.autopass import player_typed
+from world.messages import msg
 
 from .base import CommandError, Ctx, split_args
 from .parser import NOTHING, RESERVED_GAME_VERBS, Parsed, available, parse_line
@@ -26,6 +27,8 @@ async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> Non
     player_typed(session.world, session.account.id)  # a smart autopass waits for whoever types
     verb, rest, cmd, suggestions = parsed.verb, parsed.rest, parsed.command, parsed.suggestions
     if cmd is None and verb.casefold() not in RESERVED_GAME_VERBS:
+        if _said_where_it_works(session, verb):
+            return
         if suggestions:
             session.send("cmd.unknown_suggest", verb=verb, suggestions=", ".join(suggestions))
         else:
@@ -43,6 +46,23 @@ async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> Non
             await cmd.handler(ctx)
         except CommandError as err:
             session.send_msg(err.message)
+
+
+def _said_where_it_works(session: Any, verb: str) -> bool:
+    """A verb that is a command somewhere else gets where it works, not «no such command»."""
+    from .base import TABLE
+    from .parser import elsewhere
+
+    other = elsewhere(verb, session.account.role if session.account else "player")
+    if other is None:
+        return False
+    if other.game is not None:
+        session.send_msg(msg("cmd.elsewhere.game", verb=verb, game=msg(f"game.{other.game}")))
+    elif TABLE in other.contexts:
+        session.send("cmd.elsewhere.table", verb=verb)
+    else:
+        return False
+    return True
 
 
 async def _reserved_verb(session: Any, verb: str, rest: str) -> None:

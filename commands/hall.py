@@ -50,6 +50,12 @@ def where_text(ctx: Ctx, account_id: int):
 async def look(ctx: Ctx) -> None:
     world = ctx.world
     table = ctx.table
+    asked = ctx.args[0].lstrip("#№") if ctx.args else ""
+    if asked.isdigit() and (table is None or table.number != int(asked)):
+        from .table import show_table_from_afar  # `look 3`: another table, seen from here
+
+        show_table_from_afar(ctx, int(asked))
+        return
     if table is None:
         ctx.reply("hall.look_title")
         ctx.reply("hall.look_text")

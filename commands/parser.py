@@ -138,6 +138,17 @@ def _lookup(verb: str, commands: list[Command]) -> tuple[Command | None, list[st
     return None, close, [verbs[v] for v in close]
 
 
+def elsewhere(verb: str, role: str) -> Command | None:
+    """A command ``verb`` names exactly that is not among this place's: a table's (`leave` in
+    the hall) or another game's (`draw` at a Coup table). Only for a verb no command here took,
+    so a linear look is fine."""
+    folded = fold_verb(verb)
+    for cmd in REGISTRY:
+        if cmd.allowed(role) and any(fold_verb(v) == folded for v in cmd.verbs):
+            return cmd
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Parsed:
     """One typed line as :func:`commands.dispatch` runs it, read once."""

@@ -47,7 +47,8 @@ def state_msg(table: Table):
     return msg(f"table.state.{table.state_name}")
 
 
-def show_table(ctx: Ctx, table: Table) -> None:
+def show_table_header(ctx: Ctx, table: Table) -> None:
+    """The table as anyone in the tavern may see it: game, state, seats, host, options, watchers."""
     seats = ", ".join(s.name + (" (" + ctx.session.text("table.bot_mark") + ")" if s.is_bot else "")
                       for s in table.seats) or "-"
     ctx.reply("table.header", number=table.number, game=msg(f"game.{table.game_name}"),
@@ -56,6 +57,24 @@ def show_table(ctx: Ctx, table: Table) -> None:
     if table.watchers:
         names = [ctx.world.accounts[w].name for w in table.watchers if w in ctx.world.accounts]
         ctx.reply("table.watchers", names=", ".join(names), n=len(names))
+
+
+def show_table_from_afar(ctx: Ctx, number: int) -> None:
+    """`look N` from elsewhere: the table's header and how to sit down or follow it (the game
+    itself is shown to those at the table and its watchers)."""
+    try:
+        table = ctx.world.tables.get(number)
+    except TableError as err:
+        raise CommandError(err.key, **err.params) from err
+    show_table_header(ctx, table)
+    if table.state_name == "open":
+        ctx.reply("table.afar.open", number=number)
+    elif table.running:
+        ctx.reply("table.afar.running", number=number)
+
+
+def show_table(ctx: Ctx, table: Table) -> None:
+    show_table_header(ctx, table)
     if table.runner is not None and table.game is not None:
         table.runner.show_view(ctx.account.id)
         if table.runner.storage.active:

@@ -310,6 +310,16 @@ def test_waiting_for_people_is_said_when_someone_new_is_awaited():
     assert said("coup", people_awaited(table, {2}), frozenset(), True) is None  # a bot alone
     assert said("coup", people, frozenset(), True, seconds=None) is None
 
+    from world.presenters import waiting_line
+
+    def look(awaited, viewer):  # `look`'s line: the viewer is not told it waits for them
+        line = waiting_line("coup", table, view, awaited, 30, viewer)
+        return None if line is None else strip_marks(t("ru", line.key, **line.params))
+
+    assert look({0}, 0) is None
+    assert look({0, 1}, 0) == "Ждём: Boris (осталось 30 секунд)."
+    assert look({0, 1}, None) == "Ждём: Анна, Boris (осталось 30 секунд)."  # a watcher
+
 
 def test_nested_messages_render_per_reader_and_survive_json():
     from world.i18n import nested, nested_list, strip_marks, t

@@ -51,7 +51,7 @@ class Eyes:
     """A session as the World sees one (world/hub.py SessionLike): it keeps what it is sent,
     GMCP as the JSON a client would parse, text as the message key and its parameters."""
 
-    kind, address, last_input = "test", "127.0.0.1", 0.0
+    kind, address, last_input, lang = "test", "127.0.0.1", 0.0, "en"
 
     def __init__(self, account: Any) -> None:
         self.account = account
@@ -127,7 +127,16 @@ class Harness:
         return list(self.eyes)
 
     def views(self) -> dict[int, str]:
-        return {v: canon(self.engine.view(self.table.game, v)) for v in self.viewers()}
+        return {v: self.client_view(v) for v in self.viewers()}
+
+    def client_view(self, viewer: int) -> str:
+        """The viewer's view as its client reads it (in the sessions' language, English: a Mafia
+        bot's letter is its text there, world/presenters gmcp_readable)."""
+        from world.presenters import gmcp_readable
+
+        view = self.engine.view(self.table.game, viewer)
+        readable = gmcp_readable(self.table)
+        return canon(readable(view, Eyes.lang) if readable is not None else view)
 
     def begin(self) -> None:
         self.runner._arm_window()

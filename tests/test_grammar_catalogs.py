@@ -173,3 +173,56 @@ def test_the_time_left_of_a_mafia_phase_agrees_with_its_number(lang, seconds, sa
     from world.presenters.mafia_names import time_left
 
     assert strip_marks(render_value(lang, time_left(seconds))) == said
+
+
+# A name's placeholder, then (in the same clause) a word: a verb in the masculine past tense
+# («{name} отошёл», «её выбрал {player}») is right for one player and wrong for the next.
+# The name as the subject: not after a word that puts it in another role («гравця {seat}»,
+# «у игрока {player}»: the verb there agrees with another noun); the clause ends at punctuation.
+NOT_SUBJECT = r"(?<!гравця )(?<!гравцем )(?<!гравцю )(?<!гравцеві )(?<!игрока )(?<!игроком )(?<!игроку )"
+NAME_NEAR_WORD = re.compile(NOT_SUBJECT + r"\{" + NAME_PARAM + r"(?::[a-z]+)?\}((?:[^.;:!?{}«»()]){0,40})")
+WORD_BEFORE_NAME = re.compile(r"([а-яёіїєґ'ʼ]+) \{" + NAME_PARAM + r"(?::[a-z]+)?\}", re.I)
+
+
+def _subject_verb(clause: str) -> list[str]:
+    """The verb that would agree with a name at the start of ``clause``: its first word (after «не»)."""
+    words = re.findall(r"[а-яёіїєґ'ʼ]+", clause, re.I)
+    while words and words[0].lower() in ("не", "ні", "уже", "вже", "все", "всё", "теж", "тоже", "також"):
+        words = words[1:]
+    return words[:1]
+
+
+def _gendered_past(lang: str, word: str) -> bool:
+    """The dictionary reads ``word`` only as a past-tense verb of one gender (no other reading)."""
+    parses = [p for p in morph.analyzer(lang).parse(word) if p.is_known and p.score > 0.1]
+    return bool(parses) and all(p.tag.POS == "VERB" and p.tag.tense == "past" and p.tag.gender in ("masc", "femn")
+                                for p in parses)
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_no_gendered_past_tense_next_to_a_name(lang):
+    """Players' genders are unknown: a line with a player's name needs forms without gender
+    (issue 14): «{name} отходит», «она у игрока {player}», not «{name} отошёл», «её выбрал {player}»."""
+    bad = []
+    for key, value in catalog(lang).items():
+        for text in forms_of(value):
+            if not isinstance(text, str):
+                continue
+            words = [w for m in NAME_NEAR_WORD.finditer(text) for w in _subject_verb(m.group(1))]
+            words += [m.group(1) for m in WORD_BEFORE_NAME.finditer(text)]
+            gendered = [w for w in words if _gendered_past(lang, w.lower())]
+            if gendered:
+                bad.append(f"{key}: {gendered} in {text!r}")
+    assert not bad, "gendered past tense next to a player's name:\n" + "\n".join(bad)
+
+
+def test_a_worn_item_reads_in_the_accusative():
+    """«надевает «Гимнастёрку»», not «надевает «Гимнастёрка»» (the card's name through the dictionary)."""
+    from world.presenters.revolution import card_name, deck_of
+
+    deck = deck_of("default")
+    by_name = {deck.cards[c].name["ru"]: c for c in deck.cards}
+    said = {name: strip_marks(t("ru", "revolution.equipped", seat="Анна", card=card_name(deck, by_name[name])))
+            for name in ("Гимнастёрка", "Бескозырка", "Наган")}
+    assert said == {"Гимнастёрка": "Анна надевает «Гимнастёрку».", "Бескозырка": "Анна надевает «Бескозырку».",
+                    "Наган": "Анна надевает «Наган»."}

@@ -581,6 +581,8 @@ EVENT_SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("mafia.done", {"seat": 0, "ability": "double_life"}),
     ("mafia.blocked", {"seat": 0}),
     ("mafia.blocked_some", {"seat": 0, "abilities": ["assault", "mail"]}),
+    ("mafia.blocked_idle", {"seat": 0}),
+    ("mafia.blocked_day", {"seat": 0}),
     ("mafia.personas", {"seat": 0, "ability": "own_hands", "target_seat": 1, "personas": ["boss", "traitor"]}),
     ("mafia.personas", {"seat": 0, "ability": "stalking", "target_seat": 1, "personas": []}),
     ("mafia.search", {"seat": 0, "ability": "search", "target_seat": 1, "personas": ["killer", "genius"],

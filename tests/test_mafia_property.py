@@ -39,7 +39,8 @@ PUBLIC = frozenset(("mafia.start", "mafia.news", "mafia.phase", "mafia.died", "m
                     "mafia.vote_result", "mafia.no_execution", "mafia.win", "mafia.stalemate",
                     "mafia.voted", "mafia.tally", "mafia.all_in"))
 WHISPERS = frozenset(("mafia.role", "mafia.team", "mafia.ordered", "mafia.cancelled", "mafia.done",
-                      "mafia.blocked", "mafia.blocked_some", "mafia.personas", "mafia.search", "mafia.autopsy", "mafia.guess",
+                      "mafia.blocked", "mafia.blocked_some", "mafia.blocked_idle", "mafia.blocked_day",
+                      "mafia.personas", "mafia.search", "mafia.autopsy", "mafia.guess",
                       "mafia.armed", "mafia.banned", "mafia.mail", "mafia.spammed", "mafia.plans",
                       "mafia.dead_role", "mafia.investigation", "mafia.evidence", "mafia.cards", "mafia.fate",
                       "mafia.croupier", "mafia.call", "mafia.probed"))
@@ -94,7 +95,7 @@ def check_events(events, before_master: dict, s, acting: int) -> None:
             order = orders[seat].get(p["ability"])
             if order is None or order.get("target") != p["target_seat"]:
                 raise Leak(f"{key} to seat {seat} without its order {p}")
-        elif key in ("mafia.blocked", "mafia.blocked_some"):
+        elif key in ("mafia.blocked", "mafia.blocked_some", "mafia.blocked_idle", "mafia.blocked_day"):
             if not any(o.get("target") == seat for mine in orders for k, o in mine.items()
                        if k in ("interrogation", "zombify")):
                 raise Leak("blocked without a block")

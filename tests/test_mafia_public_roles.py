@@ -133,7 +133,7 @@ def test_patrolman_blocks_the_target_by_day_once():
     vote(s, 2, 4)
     order(s, 3, "detention", 2)
     events = finish(s)
-    assert s.alive[4] and keys(to(events, 2), "mafia.blocked") and announced(events, "detention")
+    assert s.alive[4] and keys(to(events, 2), "mafia.blocked_day") and announced(events, "detention")
     assert "detention" in s.used[3]
 
 

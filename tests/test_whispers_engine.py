@@ -24,11 +24,13 @@ DEFAULT_COUNTS = [10, 9, 8, 7, 5]
 
 
 def position(sides=(D, D, C, C, C), hands=None, status=None, defeated=(), revealed=(), placed=None,
-             dealer=0, options=None, seed=1, round_no=1) -> WhispersState:
+             dealer=0, options=None, seed=1, round_no=1, returned=(), step=None, events=None) -> WhispersState:
     """A round just dealt: ``hands`` {seat: [ranks]} (others empty), ``status`` {seat: rank}
     (a status above Ignored lies on the role card as its card), ``defeated`` and ``revealed``
     seats, cards already placed {target: [[placer, rank], ...]}, the dealer. Whatever the
-    position does not use is the deck. Then the game goes on as after a deal (pass or place)."""
+    position does not use is the deck. Then the game goes on as after a deal (pass or place);
+    or, with ``step``, the placement goes on from that turn (lap 1 starts at the dealer), with
+    the ``returned`` seats as having returned earlier this round. Events go to ``events``."""
     n = len(sides)
     opts = dict(options or {})
     if n < 5 and "peacekeepers_from" not in opts:
@@ -52,7 +54,6 @@ def position(sides=(D, D, C, C, C), hands=None, status=None, defeated=(), reveal
     s.face_up = [h[0] if h and not s.defeated[i] else None for i, h in enumerate(s.hands)]
     s.placed = [[list(p) for p in (placed or {}).get(seat, [])] for seat in range(n)]
     s.placements = [[p[0], t, p[1]] for t in range(n) for p in s.placed[t]]
-    s.returned = [False] * n
     s.last_reveal = []
     left = Counter({rank: count for rank, count in zip(E.RANKS, s.deck_counts)})
     used = Counter(c for h in s.hands for c in h) + Counter(p[1] for pl in s.placed for p in pl)
@@ -61,7 +62,15 @@ def position(sides=(D, D, C, C, C), hands=None, status=None, defeated=(), reveal
     assert all(v >= 0 for v in left.values()), "the position uses more cards than the deck has"
     s.deck = [rank for rank in E.RANKS for _ in range(left[rank])]
     s.discard = []
-    E._after_deal(s, [])
+    s.returned = [seat in returned for seat in range(n)]
+    s.voided = [0] * n
+    if step is None:
+        E._after_deal(s, [] if events is None else events)
+    else:
+        s.pass_queue = []
+        s.order = [seat for seat in E._from_dealer(s) if not s.defeated[seat]]
+        s.step = step
+        E._next_turn(s, [] if events is None else events)
     assert s.count_cards() == s.total
     return s
 
@@ -329,7 +338,10 @@ def test_rule_1_never_on_self():
     raises("whispers.error.bad_target", s, 0, {"type": "place", "card": 3, "target": "1"})
     raises("whispers.error.bad_action", s, 0, {"type": "pass", "target": 1})
     raises("whispers.error.bad_action", s, 0, "place")
-    s.returned[2] = True  # (a player who has returned this round)
+    s.returned[2] = True  # a player who has returned this round still takes cards (rule 3, revision 2)
+    assert {a["target"] for a in GAME.legal(s, 0)} == {1, 2, 3, 4}
+    s = position(hands={0: [3, 4], 1: [1, 2]}, options={"rules_rev": 1})
+    s.returned[2] = True  # revision 1 (tables started before it): nobody places on them
     raises("whispers.error.target_returned", s, 0, {"type": "place", "card": 3, "target": 2})
     s = position(hands={0: [3, 4]}, defeated=(3,))
     raises("whispers.error.target_defeated", s, 0, {"type": "place", "card": 3, "target": 3})
@@ -369,13 +381,38 @@ def test_rule_3_the_last_player_returns(rule, back):
     assert s.count_cards() == 39 and all_cards(s) == full_deck()
 
 
-def test_rule_3_nobody_places_on_a_returned_player():
-    """«он возвращает эту карту в центр стола, и так же возвращает карту статуса, положенную перед
-    ним»: from then on this round nobody may place on that player (the contract)."""
+def test_rule_3_only_the_stuck_player_returns():
+    """«3. Если последний игрок не может выложить вторую карту ... он возвращает эту карту ... и так
+    же возвращает карту статуса, положенную перед ним. Статус этого игрока не изменится»: rule 3
+    is about the one player who is stuck (whispers.md §1.5 rule 3, Decision of 2026-12-01). Whoever
+    places after them must place on them (rule 1: «он обязан положить карту перед другим
+    игроком»), and that card counts; their own cards are never returned because of another."""
     full = {t: [[t + 1, 1], [t + 2, 1]] for t in (0, 1, 2)}
     s = position(hands={3: [1], 4: [2], 0: [4]}, placed={**full, 3: [[0, 2], [1, 2]], 4: [[2, 3]]}, dealer=3)
-    # seat 3 must place on 4 (the only one not full); then 4 cannot place: it returns; then seat 0
-    # could only place on 4, which returned: it returns as well instead.
+    # seat 3 must place on 4 (the only one not full); then 4 cannot place: it returns its card and
+    # the two in front of it; seat 0 must then place on 4, and keeps its own two cards.
+    events = place(s, 1, 4)
+    assert find(events, "whispers.returned_open") == [{"seat": 4, "n": 2}]
+    assert "whispers.returned" not in keys(events)
+    assert s.turn == 0 and GAME.legal(s, 0) == [{"type": "place", "card": 4, "target": 4}]
+    events = place(s, 4, 4)
+    assert not [k for k in keys(events) if k.startswith("whispers.returned")]
+    reveals = {e.params["seat"]: (e.key, e.params["cards"], e.params["status"]) for e in events
+               if e.key.startswith("whispers.reveal.")}
+    assert reveals[4] == ("whispers.reveal.higher", [4], 4)  # the card placed after the return counts
+    assert reveals[0] == ("whispers.reveal.equal", [1, 1], 1)  # seat 0's own cards are revealed
+    assert reveals[3] == ("whispers.reveal.equal", [2, 2], 2)
+    assert s.status[4] == 4 and s.round == 2
+    assert s.count_cards() == 39 and all_cards(s) == full_deck()
+
+
+def test_rule_3_first_revision_replays_as_played():
+    """A table started before the revision (``rules_rev=1``, pinned by ``restored_options`` for a
+    stored table without it) replays its log as it was played: nobody placed on a player who had
+    returned, so the next player returned too."""
+    full = {t: [[t + 1, 1], [t + 2, 1]] for t in (0, 1, 2)}
+    s = position(hands={3: [1], 4: [2], 0: [4]}, placed={**full, 3: [[0, 2], [1, 2]], 4: [[2, 3]]}, dealer=3,
+                 options={"rules_rev": 1})
     events = place(s, 1, 4)
     assert find(events, "whispers.returned") == [{"seat": 4, "n": 2}, {"seat": 0, "n": 2}]
     assert find(events, "whispers.reveal.none") == [{"seat": 4, "cards": [], "status": 1, "prev": 1},
@@ -602,7 +639,7 @@ def test_stalemate_when_one_player_is_left_in_play():
 
 PUBLIC = {"players", "round", "dealer", "stage", "turn", "lap", "status", "revealed", "defeated", "face_up",
           "placed", "hand_sizes", "returned", "passer", "deck", "discard", "district_total", "capitol_total",
-          "coop", "peacekeepers_from", "last_reveal", "winner"}
+          "coop", "peacekeepers_from", "last_reveal", "winner", "rules_rev"}
 
 
 def test_views_never_leak():

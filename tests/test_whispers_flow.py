@@ -303,6 +303,9 @@ EVENT_SAMPLES: list[tuple[str, dict[str, Any]]] = [
     ("whispers.returned", {"seat": 4, "n": 0}),
     ("whispers.returned", {"seat": 4, "n": 1}),
     ("whispers.returned", {"seat": 4, "n": 2}),
+    ("whispers.returned_open", {"seat": 4, "n": 0}),
+    ("whispers.returned_open", {"seat": 4, "n": 1}),
+    ("whispers.returned_open", {"seat": 4, "n": 2}),
     ("whispers.reveal.none", {"seat": 1, "cards": [], "status": 2, "prev": 2}),
     ("whispers.reveal.equal", {"seat": 1, "cards": [3, 3], "status": 3, "prev": 1}),
     ("whispers.reveal.higher", {"seat": 1, "cards": [2, 4], "status": 4, "prev": 3}),
@@ -325,7 +328,8 @@ def _event_keys_of_engine() -> set[str]:
 
     import games.whispers.engine as engine
 
-    text = Path(engine.__file__).read_text(encoding="utf-8")
+    # The engine and the modules it split out (placement.py, status.py) emit events.
+    text = "".join(path.read_text(encoding="utf-8") for path in sorted(Path(engine.__file__).parent.glob("*.py")))
     keys = set(re.findall(r'"(whispers\.[a-z_.]+[a-z_])"', text))
     keys = {k for k in keys if not k.startswith(("whispers.error.", "whispers.outcome."))}
     keys |= {f"whispers.reveal.{change}" for change in engine.REVEAL_KEYS}
@@ -414,6 +418,14 @@ def test_every_event_renders_per_reader_and_survives_json():
     assert "3 Peacekeepers" in render("en", "whispers.start_coop", {"players": 5, "peacekeepers": 3})
     assert "1 карта, лежавшая" in render("ru", "whispers.returned", {"seat": 0, "n": 1})
     assert "2 карты, лежавшие" in render("ru", "whispers.returned", {"seat": 0, "n": 2})
+    # Rule 3 (revision 2): the others still holding a card are told they place it on that player.
+    assert render("ru", "whispers.returned_open", {"seat": 0, "n": 2}) == (
+        "Анна: положить карту некому — она возвращается, как и 2 карты, лежавшие перед игроком. Кто ещё "
+        "держит карту, кладёт её перед игроком Анна, и она засчитывается.")
+    assert render("en", "whispers.returned_open", {"seat": 0, "n": 1}).endswith(
+        "and so does the 1 card in front of them. Whoever still holds a card now puts it in front of Анна, "
+        "and it counts.")
+    assert "5 карт, що лежали перед гравцем" in render("uk", "whispers.returned_open", {"seat": 0, "n": 5})
     assert (t("en", "game.whispers"), t("ru", "game.whispers"), t("uk", "game.whispers")) == (
         "Jabberjay", "Шептуны", "Шептуни")
 
@@ -523,6 +535,42 @@ class Player(WirePlayer):
         return action, command_for(action, self.lang, self.names(), legal, view.get("hand") or [], self.rng)
 
 
+async def start_coop(anna: Any, boris: Any, command: str) -> int:
+    """Анна (Russian) opens a cooperative table with ``command``, Boris (English) joins, Анна
+    starts: both read the cooperative start. Returns the table's number."""
+    number = await open_table(anna, command)
+    boris.send_line(f"join {number}")
+    await boris.expect("You sit down")
+    anna.send_line("начать")
+    await anna.expect("Начинаются «Шептуны», совместная игра", timeout=10)
+    await boris.expect("Jabberjay begins, the cooperative game", timeout=10)
+    return number
+
+
+async def seated_names(person: Player, number: int, seats: int) -> list[str]:
+    """The names at table ``number`` once its ``seats`` are taken (the Peacekeepers are announced
+    with the table once the game begins), as this person's GMCP tells them."""
+    await person.eyes.gmcp("Korchma.Game.View", timeout=10)
+
+    def seated() -> int:
+        _, info = person.latest("Korchma.Table")
+        return max((len(t["seats"]) for t in info["tables"] if t["number"] == number), default=0)
+
+    await person.eyes.wait_for(lambda: seated() >= seats, timeout=10)
+    return person.names()
+
+
+async def play_to_the_end(people: list[Player], seconds: float) -> None:
+    """The people play until the game ends (within ``seconds``); each was asked at least once,
+    read the end and never got a line the server did not understand."""
+    until = asyncio.get_running_loop().time() + seconds
+    await asyncio.gather(*(p.play(until) for p in people))
+    for person in people:
+        await person.typer.expect(FINISHED, timeout=15)
+        assert person.awaitings > 0
+        assert_understood(person.typer.text, person.name)
+
+
 def assert_private(player: Player, seat: int) -> None:
     """Every view this player's session got is their own seat's, with no one else's hand or
     side; whispers name only them."""
@@ -619,38 +667,20 @@ async def test_two_people_against_the_peacekeepers(server):
     boris = await log_in(server.telnet_port, "Boris", gmcp=True, naws=(250, 50))
     boris.send_line("lang en")
     await boris.expect("Language: English")
-    number = await open_table(anna, "открыть шептуны turn=10 rounds=40")
-    boris.send_line(f"join {number}")
-    await boris.expect("You sit down")
-    anna.send_line("начать")
-    await anna.expect("Начинаются «Шептуны», совместная игра", timeout=10)
-    await boris.expect("Jabberjay begins, the cooperative game", timeout=10)
+    number = await start_coop(anna, boris, "открыть шептуны turn=10 rounds=40")
     await anna.expect("Мастер шепчет: ваша роль — Гражданин Дистриктов.", timeout=10)
     await boris.expect("The Master whispers: you are a District Citizen.", timeout=10)
     await anna.expect("Ваша команда: Анна, Boris.", timeout=10)
     await boris.expect("Your team: Анна, Boris.", timeout=10)
 
     people = [Player("Анна", "ru", anna, anna, 5), Player("Boris", "en", boris, boris, 6)]
-    await anna.gmcp("Korchma.Game.View", timeout=10)
-
-    def seated() -> int:  # the Peacekeepers are announced with the table once the game begins
-        _, info = people[0].latest("Korchma.Table")
-        return max((len(t["seats"]) for t in info["tables"] if t["number"] == number), default=0)
-
-    await anna.wait_for(lambda: seated() >= 5, timeout=10)
-    names = people[0].names()
+    names = await seated_names(people[0], number, 5)
     assert len(names) >= 5 and names[:2] == ["Анна", "Boris"], names
     anna.send_line("смотреть")
     await anna.expect(re.compile(r"«Шептуны», совместная игра, раунд \d+"))
     await anna.expect(re.compile(r"Граждан Дистриктов: 2, Миротворцев: \d"))
 
-    until = asyncio.get_running_loop().time() + 160
-    await asyncio.gather(*(p.play(until) for p in people))
-    await anna.expect(FINISHED, timeout=15)
-    await boris.expect(FINISHED, timeout=15)
-    assert all(p.awaitings > 0 for p in people)
-    assert_understood(anna.text, "Анна")
-    assert_understood(boris.text, "Boris")
+    await play_to_the_end(people, 160)
     assert re.search(r"Миротворцы побеждают|Граждане Дистриктов побеждают|Игра окончена без победителя", anna.text)
     assert re.search(r"The Peacekeepers win|The District Citizens win|The game ends with no winner", boris.text)
     assert_private(people[0], 0)

@@ -56,6 +56,7 @@ PUBLIC_EVENTS = {
     "whispers.swapped": {"seat"},
     "whispers.placed": {"seat", "target_seat"},
     "whispers.returned": {"seat", "n"},
+    "whispers.returned_open": {"seat", "n"},
     "whispers.exposed_twice": {"seat", "side"},
     "whispers.justice": {"seat"},
     **{f"whispers.reveal.{k}": {"seat", "cards", "status", "prev"} for k in E.REVEAL_KEYS if k != "defeated"},
@@ -65,7 +66,8 @@ WHISPERS = {"whispers.side", "whispers.team", "whispers.hand", "whispers.dealt_d
             "whispers.passed_to_you", "whispers.you_placed"}
 PUBLIC_VIEW = frozenset(("players", "round", "dealer", "stage", "turn", "lap", "status", "revealed", "defeated",
                          "face_up", "placed", "hand_sizes", "returned", "passer", "deck", "discard",
-                         "district_total", "capitol_total", "coop", "peacekeepers_from", "last_reveal", "winner"))
+                         "district_total", "capitol_total", "coop", "peacekeepers_from", "last_reveal", "winner",
+                         "rules_rev"))
 
 
 class Leak(AssertionError):
@@ -115,7 +117,9 @@ def cards_of(s) -> Counter:
 def check_events(events, s, before: dict, seat: int, action: dict) -> None:
     """Audiences and params: a hidden card reaches only the seat that may know it."""
     n = s.players
-    placed_before = [[rank for _, rank in cards] for cards in before["placed_cards"]]
+    # What counts at a reveal: for a player who returned, only the cards placed after the return.
+    placed_before = [[rank for _, rank in cards][void:] for cards, void in zip(before["placed_cards"],
+                                                                              before["voided"])]
     if action["type"] == "place":
         placed_before[action["target"]].append(action["card"])
     passed_to = None
@@ -160,7 +164,8 @@ def check_events(events, s, before: dict, seat: int, action: dict) -> None:
             assert params["prev"] == before["status"][who]
         elif key == "whispers.passed":
             passed_to = params["target_seat"]
-        elif key in ("whispers.placed", "whispers.returned", "whispers.pass_discarded", "whispers.swapped"):
+        elif key in ("whispers.placed", "whispers.returned", "whispers.returned_open", "whispers.pass_discarded",
+                     "whispers.swapped"):
             assert "card" not in params
 
 
@@ -231,7 +236,8 @@ def run_game(seed: int, full_views: bool | None = None):
     s = GAME.new(players, options, seed)
     deck = deck_of(options)
     start = GAME.start_events(s)
-    check_events(start, s, {"placed_cards": [[] for _ in range(players)], "hands": [], "status": [1] * players},
+    check_events(start, s, {"placed_cards": [[] for _ in range(players)], "voided": [0] * players, "hands": [],
+                            "status": [1] * players},
                  -1, {"type": "start"})
     assert cards_of(s) == deck and s.total == sum(deck.values())
     log = []

@@ -10,6 +10,8 @@ import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
+from games.collation import name_key
+
 from .inbox_spool import InboxSpool
 from .messages import Msg
 from .models import Account
@@ -35,6 +37,7 @@ class SessionLike(Protocol):
     address: str
     last_input: float
     kind: str
+    lang: str  # the reader's language (GMCP payloads with text in it: world/table_output.py)
 
     def render_key(self) -> tuple: ...
 
@@ -96,7 +99,7 @@ class World:
         return bool(self.by_account.get(account_id))
 
     def online_accounts(self) -> list[Account]:
-        return sorted(self.accounts.values(), key=lambda a: a.name.casefold())
+        return sorted(self.accounts.values(), key=lambda a: name_key(a.name))  # «Ёлка» before «Жаба»
 
     def find_online(self, name_key: str) -> Account | None:
         for account in self.accounts.values():

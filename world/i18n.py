@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.numbers import format_decimal
 
 from world import morph
 
@@ -151,6 +152,14 @@ def plural_noun(lang: str, noun: str, case: str, n: Any) -> str:
     return forms.get(category) or forms["other"]
 
 
+def number(lang: str, value: Any) -> Any:
+    """A fraction as the language writes it (Babel: «1,5» in Russian and Ukrainian, "1.5" in
+    English); whole numbers stay as they are (no digit grouping in game lines)."""
+    if isinstance(value, float) and not value.is_integer():
+        return format_decimal(value, locale=_locale(lang))
+    return int(value) if isinstance(value, float) else value
+
+
 def _noun_case(spec: str) -> tuple[str, str]:
     """``card:acc`` -> ("card", "acc"); ``card`` -> ("card", "")."""
     noun, _, case = spec.partition(":")
@@ -187,7 +196,9 @@ class _Formatter(string.Formatter):
         if spec and isinstance(value, str) and value.startswith(FRAGMENT):
             return FRAGMENT + self.format_field(value.lstrip(FRAGMENT), spec)
         if spec.startswith("#"):
-            return f"{value} {plural_noun(self.lang, *_noun_case(spec[1:]), value)}"
+            return f"{number(self.lang, value)} {plural_noun(self.lang, *_noun_case(spec[1:]), value)}"
+        if not spec and isinstance(value, float):
+            return number(self.lang, value)
         if spec.startswith("@"):
             return plural_noun(self.lang, *_noun_case(spec[1:]), value)
         if spec.startswith("~"):

@@ -47,6 +47,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from games.collation import name_key
 from games.mafia import public_roles as PR
 from games.mafia import roles as R
 from games.mafia import versions as V
@@ -892,7 +893,8 @@ def public_free(signup: dict[str, Any]) -> list[str]:
 
 def public_in_play(table: Any, view: dict[str, Any]) -> list[Any]:
     """Lines of the public roles in a game: the listed ones in the rules' order (the tie
-    priority), then the custom names alphabetically (4.6 #12), each with its player."""
+    priority), then the custom names alphabetically (4.6 #12) by the engine's own tie key
+    (games.collation: «Ёлка» before «Жаба»), each with its player."""
     version = P.ruleset_of(table.options, view)
     listed: list[tuple[int, Any]] = []
     custom: list[tuple[str, Any]] = []
@@ -902,7 +904,7 @@ def public_in_play(table: Any, view: dict[str, Any]) -> list[Any]:
             listed.append((P.PUBLIC_KEYS.index(key), N.public_line(key, version, info.name)))
         else:
             name = P.public_name(view, info.number) or info.name
-            custom.append((name.casefold(), nested("mafia.public_list.line_custom", name=name, player=info.name,
+            custom.append(((name_key(name), info.number), nested("mafia.public_list.line_custom", name=name, player=info.name,
                                                    text=nested("mafia.public_desc.other"))))
     by_order = [line for _, line in sorted(listed, key=lambda x: x[0])]
     return by_order + [line for _, line in sorted(custom, key=lambda x: x[0])]

@@ -168,11 +168,10 @@ def _croupier(n: E._Night) -> None:
     if not V.rules(s).cards:
         return
     for joker in [x for x in s.living() if s.roles[x] == "joker"]:
-        n.actor = joker
         personas = []
         for t in range(s.players):
             if t != joker and ((not s.alive[t] and s.cards[t] >= 1) or (s.alive[t] and s.cards[t] >= 2)):
-                found = n.draw(t)
+                found = n.draw(joker, t)  # the Джокер's own Крупье (under Срыв on him: Аноним)
                 if found is not None:
                     personas.append({"seat": t, "persona": found})
         roles = [{"seat": t, "role": s.roles[t]} for t, play in sorted(s.plays.items()) if play != "pass"]
@@ -223,7 +222,7 @@ def _sabotage_investigation(n: E._Night, seat: int, ab: Ability, o: dict) -> Non
 def _investigation(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
     """Расследование: is the target's most numerous persona (ties: random) a Mafia role?"""
     s, t = n.s, o["target"]
-    seen = {k: v for k, v in n.seen(t).items() if v > 0}
+    seen = {k: v for k, v in n.seen(seat, t).items() if v > 0}
     top = max(seen.values()) if seen else 0
     names = sorted(k for k, v in seen.items() if v == top)
     picked = s.rng.choice(names) if names else None

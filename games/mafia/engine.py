@@ -18,6 +18,7 @@ import random
 from typing import Any, Callable
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
+from ..collation import name_key
 from . import bot as _bots
 from . import roles as R
 from . import targets as T
@@ -813,7 +814,6 @@ class _Night:
         self.learned: dict[int, int] = {}  # target -> personas learned of it tonight
         self.disinfo: list[tuple[int, int]] = []  # (genius, target)
         self.effective: list[tuple[int, Ability, dict[str, Any]]] = []
-        self.actor = -1  # the seat whose order is resolving (Срыв расследования)
         self.disrupted: set[int] = set()  # A: seats whose abilities see only Аноним(1) tonight
         self.fate: set[int] = set()  # A: struck by Рука судьбы (not an attack)
         self.banked: set[int] = set()  # A: Банк (all damage blocked tonight)
@@ -827,21 +827,23 @@ class _Night:
     def attack(self, source: int, target: int, damage: int, ability: str) -> None:
         self.attacks.setdefault(target, []).append([source, damage, ability])
 
-    def draw(self, target: int, exclude: str | None = None) -> str | None:
+    def draw(self, by: int | None, target: int, exclude: str | None = None) -> str | None:
+        """A random persona of ``target`` drawn for seat ``by``'s night ability (None: a day
+        ability's result, which Срыв never touches). Always the seat the result belongs to,
+        never whichever order resolved last (issue 15)."""
         self.learned[target] = self.learned.get(target, 0) + 1
-        if self.actor in self.disrupted:  # A: Срыв расследования, the target shows only Аноним(1)
+        if by in self.disrupted:  # A: Срыв расследования, the target shows only Аноним(1)
             return V.ANONYMOUS
         found = draw_persona(self.s, target, exclude)
         if found is not None and self.s.roles[target] == "maniac" and V.rules(self.s).double_life == "replace":
             self.tell(target, "mafia.probed", {"seat": target, "persona": found})  # A/B: Двойная жизнь
         return found
 
-    def seen(self, target: int) -> dict[str, int]:
-        """The target's personas as the resolving order sees them (A: Аноним(1) under Срыв)."""
-        return {V.ANONYMOUS: 1} if self.actor in self.disrupted else personas_seen(self.s, target)
+    def seen(self, by: int, target: int) -> dict[str, int]:
+        """The target's personas as seat ``by``'s night ability sees them (A: Аноним(1) under Срыв)."""
+        return {V.ANONYMOUS: 1} if by in self.disrupted else personas_seen(self.s, target)
 
     def run(self, seat: int, ab: Ability, order: dict[str, Any]) -> None:
-        self.actor = seat
         HANDLERS[ab.key](self, seat, ab, order)
 
 
@@ -910,7 +912,7 @@ def _punishment(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("sabotage")
 def _sabotage(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    if n.seen(t).get(o["persona"], 0) >= V.rules(n.s).sabotage:
+    if n.seen(seat, t).get(o["persona"], 0) >= V.rules(n.s).sabotage:
         n.attack(seat, t, 1, ab.key)
 
 
@@ -992,7 +994,7 @@ def _propaganda(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("arrest")
 def _arrest(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s, t = n.s, o["target"]
-    if (s.alive[t] and s.roles[t] == o["role"] and n.actor not in n.disrupted
+    if (s.alive[t] and s.roles[t] == o["role"] and seat not in n.disrupted
             and corresponding(s, t) >= V.rules(s).arrest):
         _jail(s, t, LIFE, n.public)
 
@@ -1022,7 +1024,7 @@ def _healing(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("mastermind", "own_hands")
 def _two_personas(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    found = [n.draw(t) for _ in range(1 if n.s.roles[seat] == "traitor" else 2)]  # A: the Предатель's, 1
+    found = [n.draw(seat, t) for _ in range(1 if n.s.roles[seat] == "traitor" else 2)]  # A: the Предатель's, 1
     n.tell(seat, "mafia.personas", {"seat": seat, "ability": ab.key, "target_seat": t,
                                     "personas": [p for p in found if p is not None]})
 
@@ -1030,7 +1032,7 @@ def _two_personas(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("informants", "stalking")
 def _one_persona(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    found = n.draw(t, exclude="civilian" if ab.key == "stalking" else None)
+    found = n.draw(seat, t, exclude="civilian" if ab.key == "stalking" else None)
     n.tell(seat, "mafia.personas", {"seat": seat, "ability": ab.key, "target_seat": t,
                                     "personas": [found] if found is not None else []})
 
@@ -1038,7 +1040,7 @@ def _one_persona(n: _Night, seat: int, ab: Ability, o: dict) -> None:
 @handler("search")
 def _search(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]
-    seen = n.seen(t)
+    seen = n.seen(seat, t)
     names = o["personas"] if "personas" in o else [o["persona"]]  # A: one name
     count = sum(1 for name in names if seen.get(name, 0) > 0)
     result = {"count": count} if V.rules(n.s).search == "count" else {"found": count > 0}  # A/B: yes/no
@@ -1105,6 +1107,7 @@ def _jail(s: MafiaState, seat: int, until: int, public: list[Event]) -> bool:
 def _effective(s: MafiaState, n: _Night) -> set[int]:
     """Collect this phase's orders; drop what blocked seats declared (except Б); return the blocked."""
     blocked: set[int] = set()
+    failed: dict[int, list[str]] = {}  # a blocked seat's voided orders
     for seat in s.living():
         for key, order in s.orders[seat].items():
             if key in ("interrogation", "zombify"):
@@ -1119,21 +1122,25 @@ def _effective(s: MafiaState, n: _Night) -> set[int]:
             if ab is None or ab.phase == "any":
                 continue
             if seat in blocked and "unblockable" not in ab.flags:
+                failed.setdefault(seat, []).append(key)
                 continue
             n.effective.append((seat, ab, order))
     for seat in sorted(blocked):
         if s.alive[seat]:
-            tell_blocked(n, seat, [ab.key for x, ab, _ in n.effective if x == seat])
+            tell_blocked(n, seat, [ab.key for x, ab, _ in n.effective if x == seat], failed.get(seat, []))
     return blocked
 
 
-def tell_blocked(n: _Night, seat: int, worked: list[str]) -> None:
-    """A blocked seat learns it was blocked (not by whom), and which of its orders, marked Б,
-    worked all the same: "your orders did not work" would be untrue for those."""
+def tell_blocked(n: _Night, seat: int, worked: list[str], failed: list[str], day: bool = False) -> None:
+    """A blocked seat learns it was blocked (not by whom), and only what is true of its orders:
+    its Б orders worked all the same; none worked (by day: `mafia.blocked_day`); or it had
+    ordered nothing the block could void ("your orders did not work" would be untrue)."""
     if worked:
         n.tell(seat, "mafia.blocked_some", {"seat": seat, "abilities": sorted(set(worked))})
+    elif failed:
+        n.tell(seat, "mafia.blocked_day" if day else "mafia.blocked", {"seat": seat})
     else:
-        n.tell(seat, "mafia.blocked", {"seat": seat})
+        n.tell(seat, "mafia.blocked_idle", {"seat": seat})
 
 
 def _use_up(s: MafiaState, n: _Night) -> None:
@@ -1393,8 +1400,9 @@ def tally(s: MafiaState) -> dict[int, int]:
 
 
 def tie_key(s: MafiaState, seat: int) -> tuple:
-    """Tie priority: listed public roles in rule order, then custom names alphabetically (4.6 #12)."""
-    return (R.PUBLIC_ROLES[s.public[seat]].order, s.names[seat].strip().casefold(), seat)
+    """Tie priority: listed public roles in rule order, then custom names alphabetically (4.6 #12),
+    as a Russian reader sorts them («Ёлка» before «Жаба»: games.collation)."""
+    return (R.PUBLIC_ROLES[s.public[seat]].order, name_key(s.names[seat]), seat)
 
 
 def check_win(s: MafiaState, end_of_day: bool) -> tuple[str, tuple[int, ...]] | None:

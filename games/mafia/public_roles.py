@@ -593,7 +593,7 @@ def night_end(n: Any) -> None:
     _bard_used(n)
     for seat, t in s.pub.get("press", {}).pop(s.index, ()):
         if s.alive[seat]:
-            found = n.draw(t)
+            found = n.draw(None, t)  # a day ability's result: Срыв (night abilities) never touches it
             n.tell(seat, "mafia.personas", {"seat": seat, "ability": "reportage", "target_seat": t,
                                             "personas": [found] if found is not None else []})
     for t in s.pub.get("trim", {}).pop(s.index, ()):
@@ -614,9 +614,11 @@ def day_start(n: Any) -> None:
         if not s.alive[seat] or R.PUBLIC_ROLES[s.public[seat]].unblockable:
             continue
         mine = E.abilities(s, seat)
+        ordered = [k for k in s.orders[seat] if k in mine and mine[k].phase == "day"]
         s.orders[seat] = {k: o for k, o in s.orders[seat].items()
                           if k in mine and "unblockable" in mine[k].flags}
-        E.tell_blocked(n, seat, [k for k in s.orders[seat] if mine[k].phase == "day"])
+        worked = [k for k in ordered if k in s.orders[seat]]
+        E.tell_blocked(n, seat, worked, [k for k in ordered if k not in worked], day=True)
     if not _abuse(s):
         for seat in s.living():
             if s.jailed(seat) and "vote" in s.orders[seat] and not R.PUBLIC_ROLES[s.public[seat]].vote_from_jail:

@@ -26,7 +26,8 @@ must swap discards the card it values least: the lowest, except that a District 
 low card while a teammate is vulnerable.
 
 Levels: ``normal`` (and any unknown level) as above; ``easy`` takes a random legal action 35% of
-the time.
+the time. A Peacekeeper has no level: its policy is the variant's rules (whispers.md §1.6), so
+it plays the same at every bot level, in every stage.
 """
 from __future__ import annotations
 
@@ -42,12 +43,15 @@ STRICT = False
 EASY_RANDOM = 0.35
 DISGUISE = 0.25  # how often a District bot puts a low card on a non-teammate
 SUSPECT = 0.8  # how much a Capitol bot trusts that an unknown seat is an enemy
+RULES_LEVEL = "normal"  # the level that plays the policy itself, with no random moves
 
 FLED = 5
 
 
 def bot_action(view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
     """One element of ``legal`` for the seat whose ``view`` this is."""
+    if _peacekeeper(view):
+        level = RULES_LEVEL  # §1.6: the variant's fixed policy, whatever the server's bot level
     return bot_answer(_choose, view, legal, rng, level, EASY_RANDOM, STRICT)
 
 

@@ -11,6 +11,8 @@ the end of a round) runs inside ``apply`` right after the action that leads to i
 always rests at a stage that awaits exactly one seat (or at ``over``).
 
 A round: deal -> [pass -> swap]* -> place (two laps) -> reveal -> end of round -> deal ...
+The placement's rules (1-3, with rule 3's revisions) are placement.py; how one player's cards
+resolve their status at the reveal is status.py.
 """
 from __future__ import annotations
 
@@ -20,11 +22,13 @@ from typing import Any
 
 from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError, int_option
 from . import bot as _bots
+from . import placement as _rules
+from .placement import RULES_REV, RULES_REVISIONS, clockwise as _clockwise
+# REVEAL_KEYS and RANKS stay importable from here: the contract and the tests name them so.
+from .status import IGNORED, RANKS, REVEAL_KEYS, reveal_one as _reveal_one  # noqa: F401
 
 # ------------------------------------------------------------------------------------ constants
 
-IGNORED, HIDDEN, ACCUSED, EXPOSED, FLED = 1, 2, 3, 4, 5
-RANKS = (IGNORED, HIDDEN, ACCUSED, EXPOSED, FLED)
 DISTRICT, CAPITOL, NONE = "district", "capitol", "none"
 
 # §1.4: District role cards by the number of players (the rest are Capitol).
@@ -38,7 +42,6 @@ TURN_LIMITS = (10, 86400)
 ROUND_LIMITS = (10, 1000)
 PEACEKEEPER_LIMITS = (3, 4)
 RETURN_RULES = ("all", "one")
-REVEAL_KEYS = ("none", "equal", "higher", "fled_ignored", "unchanged", "defeated")
 
 EVERYONE = Audience.everyone()
 _ONLY = [Audience.only(seat) for seat in range(12)]
@@ -82,6 +85,8 @@ class WhispersState:
     face_up: list[int | None] = field(default_factory=list)  # dealt face up this round (public)
     placed: list[list[list[int]]] = field(default_factory=list)  # per target: [[placer, rank], ...] (secret)
     returned: list[bool] = field(default_factory=list)  # could not place this round
+    voided: list[int] = field(default_factory=list)  # per seat: placed cards that lay there at its return
+    rules_rev: int = RULES_REV  # the revision of rule 3 the table plays (placement.py)
     placements: list[list[int]] = field(default_factory=list)  # this round: [placer, target, rank] (secret)
     # the round
     round: int = 1
@@ -119,6 +124,7 @@ class Whispers:
     max_players = 12
     default_options: dict[str, Any] = {"deck": DEFAULT_DECK, "district": "auto", "return_rule": "all",
                                        "peacekeepers": 3, "turn": 90, "rounds": 200}
+    internal_options = ("rules_rev",)  # kept by the table (start_options), never typed or shown
 
     # ----------------------------------------------------------------------------- setting up
 
@@ -142,6 +148,10 @@ class Whispers:
                 result[name] = int_option(value, *TURN_LIMITS, name, "whispers.error.bad_option")
             elif name == "rounds":
                 result[name] = int_option(value, *ROUND_LIMITS, name, "whispers.error.bad_option")
+            elif name == "rules_rev":  # set at the start (start_options), not typed at `open`
+                if value not in RULES_REVISIONS or isinstance(value, bool):
+                    _bad(name, value)
+                result[name] = value
             elif name == "peacekeepers_from":  # set by the server (start_plan), kept as it is
                 if value is None:
                     continue
@@ -149,6 +159,15 @@ class Whispers:
             else:
                 _bad(name, value)
         return result
+
+    def start_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a table starts with: today's revision of rule 3 is pinned (a rematch of an
+        older game plays today's)."""
+        return {**options, "rules_rev": RULES_REV}
+
+    def restored_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A stored table started before the revision was pinned played revision 1 of rule 3."""
+        return options if "rules_rev" in options else {**options, "rules_rev": 1}
 
     def start_plan(self, options: dict[str, Any] | None, seats: int,
                    names: list[str] | None = None) -> tuple[int, dict[str, Any]]:
@@ -191,6 +210,7 @@ class Whispers:
                           return_one=opts["return_rule"] == "one", turn_seconds=opts["turn"],
                           max_rounds=opts["rounds"], rng=rng, sides=sides)
         s.coop = first is not None
+        s.rules_rev = opts.get("rules_rev", RULES_REV)
         s.peacekeepers_from = first
         s.district_total = district
         s.capitol_total = seats - district
@@ -234,7 +254,7 @@ class Whispers:
         if s.stage == "over" or seat != s.turn or isinstance(seat, bool):
             return []
         if s.stage == "place":
-            targets = _targets(s, seat)
+            targets = _rules.targets(s, seat)
             return [{"type": "place", "card": rank, "target": t}
                     for rank in sorted(set(s.hands[seat])) for t in targets]
         if s.stage == "pass":
@@ -262,7 +282,7 @@ class Whispers:
             "deck": len(s.deck), "discard": len(s.discard), "district_total": s.district_total,
             "capitol_total": s.capitol_total, "coop": s.coop, "peacekeepers_from": s.peacekeepers_from,
             "last_reveal": [{**entry, "cards": list(entry["cards"])} for entry in s.last_reveal],
-            "winner": s.winner,
+            "winner": s.winner, "rules_rev": s.rules_rev,
         }
         if isinstance(viewer, int) and not isinstance(viewer, bool) and 0 <= viewer < s.players:
             side = s.sides[viewer]
@@ -279,6 +299,7 @@ class Whispers:
             view["hands"] = [sorted(h) for h in s.hands]
             view["placed_cards"] = [[list(pair) for pair in p] for p in s.placed]
             view["markers"] = list(s.markers)
+            view["voided"] = list(s.voided)  # per seat: how many of placed_cards (the first) do not count
             view["passed_card"] = s.passed_card
         return view
 
@@ -313,8 +334,9 @@ class Whispers:
             if kind != "place":
                 raise RuleError("whispers.error.bad_action")
             card = _check_card(s.hands[seat], action.get("card"))
-            target = _check_place_target(s, seat, action.get("target"))
-            _place(s, seat, card, target, events)
+            target = _rules.check_target(s, seat, action.get("target"))
+            _rules.place(s, seat, card, target, events)
+            _next_turn(s, events)
         elif s.stage == "pass":
             if kind == "discard_pass":
                 card = s.hands[seat].pop()
@@ -358,20 +380,6 @@ def _check_card(hand: list[int], card: Any) -> int:
     return card
 
 
-def _check_place_target(s: WhispersState, seat: int, target: Any) -> int:
-    if not _is_int(target) or not 0 <= target < s.players:
-        raise RuleError("whispers.error.bad_target")
-    if target == seat:
-        raise RuleError("whispers.error.self_target")  # rule 1
-    if s.defeated[target]:
-        raise RuleError("whispers.error.target_defeated")
-    if s.returned[target]:
-        raise RuleError("whispers.error.target_returned")  # rule 3
-    if len(s.placed[target]) >= 2:
-        raise RuleError("whispers.error.target_full")  # rule 2
-    return target
-
-
 def _check_pass_target(s: WhispersState, seat: int, target: Any) -> int:
     if not _is_int(target) or not 0 <= target < s.players:
         raise RuleError("whispers.error.bad_target")
@@ -393,12 +401,6 @@ def _wait(s: WhispersState, stage: str) -> None:
     s.window = f"r{s.round}-{stage}-{s.wait_no}"
 
 
-def _clockwise(s: WhispersState, seat: int) -> list[int]:
-    """Every other seat, clockwise from ``seat``'s left."""
-    n = s.players
-    return [x % n for x in range(seat + 1, seat + n)]
-
-
 def _from_dealer(s: WhispersState) -> list[int]:
     n = s.players
     return [x % n for x in range(s.dealer, s.dealer + n)]
@@ -408,12 +410,6 @@ def _team(s: WhispersState) -> list[int]:
     return [seat for seat, side in enumerate(s.sides) if side == DISTRICT]
 
 
-def _targets(s: WhispersState, seat: int) -> list[int]:
-    """Where ``seat`` may place a card: another, active, not returned, fewer than 2 cards."""
-    defeated, returned, placed = s.defeated, s.returned, s.placed
-    return [t for t in _clockwise(s, seat) if not defeated[t] and not returned[t] and len(placed[t]) < 2]
-
-
 def _pass_targets(s: WhispersState, seat: int) -> list[int]:
     return [t for t in _clockwise(s, seat) if not s.defeated[t] and s.hands[t]]
 
@@ -421,7 +417,7 @@ def _pass_targets(s: WhispersState, seat: int) -> list[int]:
 def _default(s: WhispersState) -> Action:
     seat = s.turn
     if s.stage == "place":
-        return {"type": "place", "card": min(s.hands[seat]), "target": _targets(s, seat)[0]}
+        return {"type": "place", "card": min(s.hands[seat]), "target": _rules.targets(s, seat)[0]}
     if s.stage == "pass":
         return dict(DISCARD_PASS)
     return {"type": "swap", "card": min(s.hands[seat])}
@@ -437,6 +433,7 @@ def _deal(s: WhispersState) -> None:
     s.face_up = [None] * n
     s.placed = [[] for _ in range(n)]
     s.returned = [False] * n
+    s.voided = [0] * n
     s.placements = []
     s.lap, s.step, s.turn, s.passer, s.passed_card = 1, 0, None, None, None
     deck = s.deck
@@ -490,45 +487,15 @@ def _next_passer(s: WhispersState, events: list[Event]) -> None:
 
 
 def _next_turn(s: WhispersState, events: list[Event]) -> None:
-    """Two laps from the dealer over active players with cards; a player with a card and no
-    legal target returns automatically (rule 3); after the last card, the reveal."""
-    order = s.order
-    n = len(order)
-    while s.step < 2 * n:
-        seat = order[s.step % n]
-        if s.hands[seat] and not s.returned[seat]:
-            if _targets(s, seat):
-                s.turn = seat
-                s.lap = s.step // n + 1
-                _wait(s, "place")
-                return
-            _return(s, seat, events)
-        s.step += 1
+    """The next placement (placement.py: the laps and rule 3's automatic returns), or after the
+    last card the reveal."""
+    seat = _rules.next_placer(s, events)
+    if seat is not None:
+        s.turn = seat
+        _wait(s, "place")
+        return
     s.turn = None
     _reveal(s, events)
-
-
-def _place(s: WhispersState, seat: int, card: int, target: int, events: list[Event]) -> None:
-    s.hands[seat].remove(card)
-    s.placed[target].append([seat, card])
-    s.placements.append([seat, target, card])
-    events.append(Event(EVERYONE, "whispers.placed", {"seat": seat, "target_seat": target}))
-    events.append(Event(_ONLY[seat], "whispers.you_placed", {"card": card, "target_seat": target}))
-    s.step += 1
-    _next_turn(s, events)
-
-
-def _return(s: WhispersState, seat: int, events: list[Event]) -> None:
-    """Rule 3: the card(s) in hand go back to the centre, and the cards placed on this player
-    (all, or the last placed with return_rule=one); nobody may place on them this round."""
-    s.discard.extend(s.hands[seat])
-    s.hands[seat] = []
-    placed = s.placed[seat]
-    back = placed[-1:] if s.return_one else list(placed)
-    del placed[len(placed) - len(back):]
-    s.discard.extend(rank for _, rank in back)
-    s.returned[seat] = True
-    events.append(Event(EVERYONE, "whispers.returned", {"seat": seat, "n": len(back)}))
 
 
 def _reveal(s: WhispersState, events: list[Event]) -> None:
@@ -544,65 +511,6 @@ def _reveal(s: WhispersState, events: list[Event]) -> None:
             _win(s, CAPITOL, "all_district_revealed", {}, events)
             return
     _end_round(s, events)
-
-
-def _reveal_one(s: WhispersState, seat: int, events: list[Event]) -> None:
-    placed = s.placed[seat]
-    prev = s.status[seat]
-    if s.returned[seat]:
-        # Rule 3: the status does not change; whatever is left (return_rule=one) goes to the
-        # centre face down, so nobody learns the rank of a card whose placer is known.
-        s.discard.extend(rank for _, rank in placed)
-        s.placed[seat] = []
-        _reveal_event(s, seat, "none", [], prev, prev, events)
-        return
-    if not placed:
-        return
-    cards = sorted(rank for _, rank in placed)
-    s.placed[seat] = []
-    discard = s.discard
-    kept = cards
-    change = ""
-    if prev <= HIDDEN and FLED in cards:  # safe: a Fled card does not count
-        kept = [c for c in cards if c != FLED]
-        discard.extend(c for c in cards if c == FLED)
-        if not kept:
-            _reveal_event(s, seat, "unchanged", cards, prev, prev, events)
-            return
-        change = "fled_ignored"
-    elif FLED in cards:  # vulnerable: defeated
-        discard.extend(cards)
-        if s.markers[seat] is not None:
-            discard.append(s.markers[seat])
-        discard.extend(s.hands[seat])
-        s.hands[seat] = []
-        s.markers[seat] = None
-        s.status[seat] = FLED
-        s.defeated[seat] = True
-        s.revealed[seat] = True
-        _reveal_event(s, seat, "defeated", cards, FLED, prev, events, side=s.sides[seat])
-        return
-    new = kept[-1]
-    if not change:
-        change = "equal" if len(kept) == 2 and kept[0] == kept[1] else "higher"
-    discard.extend(kept[:-1])
-    if s.markers[seat] is not None:
-        discard.append(s.markers[seat])
-    s.markers[seat] = new
-    s.status[seat] = new
-    _reveal_event(s, seat, change, cards, new, prev, events)
-    if prev == EXPOSED and new == EXPOSED and not s.revealed[seat]:  # Exposed twice in a row
-        s.revealed[seat] = True
-        events.append(Event(EVERYONE, "whispers.exposed_twice", {"seat": seat, "side": s.sides[seat]}))
-
-
-def _reveal_event(s: WhispersState, seat: int, change: str, cards: list[int], status: int, prev: int,
-                  events: list[Event], side: str | None = None) -> None:
-    params: dict[str, Any] = {"seat": seat, "cards": list(cards), "status": status, "prev": prev}
-    if side is not None:
-        params["side"] = side
-    events.append(Event(EVERYONE, "whispers.reveal." + change, params))
-    s.last_reveal.append({"seat": seat, "cards": list(cards), "status": status, "change": change})
 
 
 def _all_district_revealed(s: WhispersState) -> bool:

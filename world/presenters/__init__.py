@@ -56,9 +56,11 @@ def per_seat(view: dict[str, Any], field: str, seat: int, default: Any = None) -
 
 
 def waiting_line(game: str, table: "Table", view: dict[str, Any], awaited: set[int],
-                 seconds: int | None) -> Msg | None:
+                 seconds: int | None, viewer: int | None = None) -> Msg | None:
     """Whom the game waits for (and how long), in the game's words: ``GAME.view.waiting_for``
-    and ``GAME.view.waiting_for_until``; None when nobody is awaited or the game is over."""
+    and ``GAME.view.waiting_for_until``; None when nobody is awaited or the game is over. The
+    ``viewer`` is left out (their own prompt says it is their move: not «Ждём: Анна» to Анна)."""
+    awaited = set(awaited) - {viewer}
     if not awaited or view.get("stage") == "over":
         return None
     names = ", ".join(seat_name(table, s) for s in sorted(awaited))

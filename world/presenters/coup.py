@@ -211,7 +211,7 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
     now = pending_msg(table, view)
     if now is not None:
         out.append(now)
-    waiting = waiting_line("coup", table, view, awaited, seconds)
+    waiting = waiting_line("coup", table, view, awaited, seconds, seat)
     if waiting is not None:
         out.append(waiting)
     out.extend(private_lines(table, view, seat, seconds, awaited))

@@ -574,7 +574,8 @@ def known_lines(table: "Table", view: dict[str, Any], limit: int = KNOWN_SHOWN) 
 
 # Results a seat learns (``knowledge``): `look` shows them without the whisper's "The Master
 # whispers" (mafia.known.<name>, the same parameters as the event mafia.<name>).
-KNOWN = ("blocked", "blocked_some", "personas", "search", "autopsy", "guess", "armed", "banned", "plans", "dead_role",
+KNOWN = ("blocked", "blocked_some", "blocked_idle", "blocked_day", "personas", "search", "autopsy", "guess", "armed",
+         "banned", "plans", "dead_role",
          "dossier", "aura", "investigation", "evidence", "fate", "croupier", "probed", "cards", "call", "mail")
 
 

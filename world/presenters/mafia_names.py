@@ -458,7 +458,8 @@ def mapping_list(table: "Table", mapping: Any) -> Any:
 
 
 def vote_count(value: Any) -> Any:
-    """A vote count as it reads: 3, 1.5 (whole floats as ints)."""
+    """A vote count: 3, 1.5 (whole floats as ints); each reader's language writes a fraction its
+    own way when the message is rendered («1,5 голоса»: world.i18n.number)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0

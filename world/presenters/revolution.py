@@ -369,7 +369,7 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
     now = stage_msg(table, view, deck)
     if now is not None:
         out.append(now)
-    waiting = waiting_line("revolution", table, view, awaited, seconds)
+    waiting = waiting_line("revolution", table, view, awaited, seconds, seat)
     if waiting is not None:
         out.append(waiting)
     out.extend(private_lines(table, view, seat, seconds, awaited, deck))

@@ -143,14 +143,16 @@ def localize_params(params: dict[str, Any]) -> dict[str, Any]:
 
 def targets_of(view: dict[str, Any], seat: int | None) -> list[int]:
     """Seats the viewer may place a card on now (from the view: not itself, not defeated, fewer
-    than 2 cards placed, not returned this round)."""
+    than 2 cards placed; under rule 3's first revision, not returned this round)."""
     out = []
     n = view.get("players", 0)
     if seat is None or not n:
         return out
+    closed = view.get("rules_rev", 1) < 2  # games/whispers/placement.py
     for step in range(1, n):
         s = (seat + step) % n
-        if per_seat(view, "defeated", s) or per_seat(view, "returned", s) or (per_seat(view, "placed", s) or 0) >= 2:
+        if per_seat(view, "defeated", s) or (closed and per_seat(view, "returned", s)) \
+                or (per_seat(view, "placed", s) or 0) >= 2:
             continue
         out.append(s)
     return out
@@ -241,7 +243,7 @@ def describe(table: "Table", view: dict[str, Any], seat: int | None, seconds: in
     now = stage_msg(table, view)
     if now is not None:
         out.append(now)
-    waiting = waiting_line("whispers", table, view, awaited, seconds)
+    waiting = waiting_line("whispers", table, view, awaited, seconds, seat)
     if waiting is not None:
         out.append(waiting)
     out.extend(private_lines(table, view, seat, seconds, awaited))
