@@ -46,6 +46,10 @@ def test_deal_cannot_reach_the_sociopath_on_night_one():
     problem = err(order, s, 5, "deal", seats=[2, 1])
     assert problem.key == "mafia.error.bad_target" and problem.params == {"ability": "deal", "target": 1,
                                                                           "why": "protected"}
+    assert err(order, s, 5, "deal", seats=[2, 5]).params == {"ability": "deal", "target": 5, "why": "self"}
+    s.alive[6] = False
+    assert err(order, s, 5, "deal", seats=[6]).params == {"ability": "deal", "target": 6, "why": "dead"}
+    s.alive[6] = True
     (template,) = [a for a in GAME.legal(s, 5) if a.get("ability") == "deal"]
     assert template["among"] == [0, 2, 3, 4, 6]  # the seats the list may hold
     s.cards[0] = 1
