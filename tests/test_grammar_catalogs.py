@@ -146,8 +146,11 @@ def test_a_refused_target_gives_its_one_reason():
 
 
 def test_every_reason_has_its_line_in_every_language():
-    source = inspect.getsource(E.target_refusal)
+    from games.mafia import targets as T
+
+    source = "".join(inspect.getsource(f) for f in (E.target_refusal, T.seat_refusal, T._rules, T.protection))
     reasons = set(re.findall(r'return (?:None if .*? else )?"(\w+)"', source))
+    reasons |= set(re.findall(r'out\.append\(\("(\w+)"', source))  # (targets._rules: reason, seats)
     reasons |= {"self", "not_self", "other"}  # the mail and card checks, and the fallback
     assert {"dead", "jailed", "hospital", "again", "taken"} <= reasons, reasons
     for lang in ("ru", "en", "uk"):

@@ -211,7 +211,8 @@ def fill(action: dict[str, Any], lang: str, publics: list[str], rng: random.Rand
     from games.mafia import versions as V
 
     rules = V.rules(state) if state is not None else V.C
-    out = {k: v for k, v in action.items() if k != "need"}
+    out = {k: v for k, v in action.items() if k not in ("need", "among")}
+    among = action.get("among")  # the seats a list or a public name may pick (their protections)
     key = action.get("ability")
     for need in action.get("need", ()):
         if need == "role":
@@ -229,14 +230,14 @@ def fill(action: dict[str, Any], lang: str, publics: list[str], rng: random.Rand
             taken = set(state.public) if state is not None else set()
             out["public"] = rng.choice([k for k in PR.PUBLIC_ORDER if k not in taken])
         elif need == "public":
-            out["public"] = rng.choice(publics)
+            out["public"] = rng.choice([p for x, p in enumerate(publics) if among is None or x in among])
         elif need == "bans":
             bannable = rules.bannable
             out["bans"] = [[role, rng.choice(bannable[role])] for role in rng.sample(list(bannable), 3)]
         elif need == "text":
             out["text"] = rng.choice(TEXTS[lang])
         elif need == "seats":
-            living = [x for x in state.living() if x != seat]
+            living = [x for x in state.living() if x != seat and (among is None or x in among)]
             out["seats"] = rng.sample(living, rng.randint(1, min(3, len(living))))
         elif need == "mapping":
             out["mapping"] = list(state.roles) if rng.random() < 0.3 else \
@@ -1008,6 +1009,37 @@ async def test_version_a_verbs(monkeypatch):
     assert (await typist.error(joker, f"ночь раздача {names[a]} {names[a]}")).key == "mafia.cmd.same_seat"
     assert (await typist.error(joker, "ночь раздача " + " ".join(names[x] for x in range(13) if x != joker)[:200])
             ).key in ("mafia.cmd.too_many_seats", "mafia.cmd.ambiguous_player")
+
+
+async def test_a_deal_on_the_sociopath_on_night_one_is_one_clear_line(monkeypatch):
+    """Раздача lists the Социопат on night 1 (Затворник): the verb sends it, the engine refuses it,
+    the player reads one line naming the ability, the seat and the reason, in ru/en/uk."""
+    import commands.games.mafia as verbs
+    from commands.base import CommandError
+    from games.base import RuleError
+
+    names = NAMES[:13]
+    probe = ENGINE.new(13, {"ruleset": "A"}, 7)
+    joker = probe.roles.index("joker")
+    hermit = next(x for x in range(13) if x != joker and not names[x].startswith("Бот"))
+    publics = [("Социопат" if x == hermit else f"Роль {x}") for x in range(13)]
+    state = ENGINE.new(13, {"ruleset": "A", "public_roles": publics}, 7)
+    assert state.roles.index("joker") == joker
+    typist = Typist(monkeypatch, FakeTable(state, names))
+
+    async def refuse(ctx: Any, action: dict[str, Any]) -> None:
+        try:
+            ENGINE.apply(state.copy(), joker, action)
+        except RuleError as err:
+            raise CommandError(err.key, **err.params) from err
+
+    monkeypatch.setattr(verbs, "game_action", refuse)
+    message = await typist.error(joker, f"ночь раздача {names[hermit]}")
+    assert message.key == "mafia.error.bad_target"
+    assert render("ru", message) == f"Раздача: цель {names[hermit]} выбрать нельзя — её защищает явная роль."
+    for lang in LANGS:
+        shown = render(lang, message)
+        assert names[hermit] in shown and "{" not in shown and not LEFTOVER.search(shown), (lang, shown)
 
 
 async def test_public_role_verbs(monkeypatch):

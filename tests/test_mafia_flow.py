@@ -345,7 +345,8 @@ class Human:
         from games.mafia import roles as R
 
         rng = self.rng
-        out = {k: v for k, v in action.items() if k != "need"}
+        out = {k: v for k, v in action.items() if k not in ("need", "among")}
+        among = action.get("among")  # the seats a public name may pick (their protections)
         view = self.view()
         for need in action.get("need", ()):
             if need == "role":
@@ -355,7 +356,8 @@ class Human:
             elif need == "personas":
                 out["personas"] = rng.sample(list(R.PERSONAS), 2)
             elif need == "public":
-                living = [p["name"] for s, p in enumerate(view["public_roles"]) if view["alive"][s]]
+                living = [p["name"] for s, p in enumerate(view["public_roles"])
+                          if view["alive"][s] and (among is None or s in among)]
                 out["public"] = rng.choice(living)
             elif need == "bans":
                 out["bans"] = [[role, rng.choice(R.BANNABLE[role])] for role in rng.sample(list(R.BANNABLE), 3)]

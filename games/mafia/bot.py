@@ -222,7 +222,8 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
         action = _pick(actions, suspects if key in ATTACKS else [], team | {me}, rng)
     if action is None:
         return None
-    action = {k: v for k, v in action.items() if k != "need"}
+    among = action.get("among")  # the seats a list or a name may pick (legal(): their protections)
+    action = {k: v for k, v in action.items() if k not in ("need", "among")}
     target = action.get("target")
     rs = V.RULESETS[view.get("version", "C")]
     for arg in actions[0].get("need", ()):
@@ -248,11 +249,13 @@ def _fill(view: dict[str, Any], actions: list[dict[str, Any]], known: dict[int, 
             else:
                 action["personas"] = rng.sample(("boss", "killer", "agent", "maniac"), 2)
         elif arg == "public":
-            living = [x for x in range(view["players"]) if view["alive"][x] and x != me and x not in team]
+            living = [x for x in range(view["players"]) if view["alive"][x] and x != me and x not in team
+                      and (among is None or x in among)]
             pick = rng.choice(living) if living else me
             action["public"] = view["public_roles"][pick]["name"]
         elif arg == "seats":  # Раздача: up to three other living seats
-            living = [x for x in range(view["players"]) if view["alive"][x] and x != me]
+            living = [x for x in range(view["players"]) if view["alive"][x] and x != me
+                      and (among is None or x in among)]
             action["seats"] = rng.sample(living, min(3, len(living)))
         elif arg == "bans":
             action["bans"] = [["boss", "interrogation"], ["killer", "pistol"], ["maniac", "assault"]]

@@ -59,9 +59,9 @@ def _check_mapping(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dic
 
 
 def _check_seats(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
-    seats = action.get("seats")
-    ok = isinstance(seats, (list, tuple)) and 1 <= len(seats) <= 3 and len(set(seats)) == len(seats) and all(
-        E._is_seat(s, t) and s.alive[t] and t != seat for t in seats)
+    seats = action.get("seats")  # (each seat's own refusals: targets.order_refusal, after the arguments)
+    ok = isinstance(seats, (list, tuple)) and 1 <= len(seats) <= 3 and all(
+        E._is_seat(s, t) for t in seats) and len(set(seats)) == len(seats)
     if not ok:
         raise _err("bad_arg", name="seats", value=None)
     return {"seats": list(seats)}

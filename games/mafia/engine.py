@@ -21,6 +21,7 @@ from ..base import MASTER, Action, Audience, Awaiting, Event, Outcome, RuleError
 from ..collation import name_key
 from . import bot as _bots
 from . import roles as R
+from . import targets as T
 from . import versions as V
 from .roles import LAW, LIFE, MAFIA, NEUTRAL, Ability
 
@@ -241,41 +242,10 @@ def target_refusal(s: MafiaState, seat: int, ab: Ability, target: Any) -> str | 
         if s.alive[target]:
             return "alive"
         return None if ab.key != "evidence" or s.dead_at[target] == s.index - 1 else "died_before"
-    if not s.alive[target]:
-        return "dead"
-    if kind == "other" and target == seat:
-        return "self"
-    if ab.distinct and target in s.used_on[seat].get(ab.key, ()):
-        return "again"
-    if ab.key == "militia":
-        if target == seat:
-            return "self"
-        if s.roles[seat] == "killer" and s.roles[target] in ("boss", "killer"):
-            return "own_team"
-    if ab.key == "patrol" and target == seat and s.hospital(seat):
-        return "self"
-    orders = s.orders[seat]
-    for other in ab.not_with_target:
-        if other in orders and orders[other].get("target") == target:
-            return "taken"
-    # the other direction: an ordered ability that may not share its target with this one
-    for key, order in orders.items():
-        if key != ab.key and order.get("target") == target and target is not None:
-            mine = abilities(s, seat).get(key)
-            if mine is not None and ab.key in mine.not_with_target:
-                return "taken"
-    if target in P.refused(s, seat, ab):  # public roles (Социопат, Миллионер, Алкаш, ...)
-        if ab.key in ("beer", "fake_beer", "diversion") and s.hospital(target):
-            return "hospital"
-        if ab.key == "diversion" and s.jailed(target):
-            return "jailed"
-        if ab.key in ("fake_beer", "mail"):  # Ерш after Пиво, the Бард's letters: once per target
-            return "again"
-        return "protected"
-    return None
+    return T.seat_refusal(s, seat, ab, target, P.refused(s, seat, ab), abilities(s, seat))  # (targets.py)
 
 
-def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[Any]:
+def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int], refused: set) -> list[Any]:
     """Every target ``_target_ok`` accepts, computed at once (for legal())."""
     kind = ab.target
     if kind == "none":
@@ -285,23 +255,7 @@ def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int]) -> list[A
     if kind == "dead":
         return [t for t in range(s.players) if not s.alive[t]
                 and (ab.key != "evidence" or s.dead_at[t] == s.index - 1)]
-    skip = set(s.used_on[seat].get(ab.key, ())) if ab.distinct else set()
-    if kind == "other":
-        skip.add(seat)
-    orders = s.orders[seat]
-    if orders:
-        mine = abilities(s, seat)
-        for key, order in orders.items():
-            if key != ab.key and (key in ab.not_with_target or ab.key in mine[key].not_with_target):
-                skip.add(order.get("target"))
-    if ab.key == "militia":
-        skip.add(seat)
-        if s.roles[seat] == "killer":
-            skip.update(x for x in living if s.roles[x] in ("boss", "killer"))
-    if ab.key == "patrol" and s.hospital(seat):
-        skip.add(seat)
-    skip |= P.refused(s, seat, ab)
-    return [t for t in living if t not in skip] if skip else living
+    return T.allowed_seats(s, seat, ab, living, refused, abilities(s, seat))  # target_refusal's rules
 
 
 def _other_not_with(s: MafiaState, seat: int, ab: Ability) -> bool:
@@ -522,26 +476,30 @@ class Mafia:
             if _why_not(s, seat, ab) is not None or _other_not_with(s, seat, ab):
                 continue
             need = _need(s, ab)
+            # the public roles' refusals (Социопат, Миллионер, Алкаш, ...), for orders that pick seats
+            refused = P.refused(s, seat, ab) if ab.target in ("other", "living") or need else set()
             if key == "vote":
-                skip = P.refused(s, seat, ab)
-                out.extend({"type": "vote", "target": t} for t in living if t not in skip)
+                out.extend({"type": "vote", "target": t} for t in _targets(s, seat, ab, living, refused))
                 continue
             if key == "mail":
-                skip = P.refused(s, seat, ab)
-                out.extend({"type": "mail", "target": t, "need": ["text"]} for t in living if t != seat and t not in skip)
-                if "city" not in skip:
+                out.extend({"type": "mail", "target": t, "need": ["text"]}
+                           for t in _targets(s, seat, ab, living, refused) if t != seat)
+                if "city" not in refused:
                     out.append({"type": "mail", "target": "city", "need": ["text"]})
                 continue
             if key == "card":  # A: the Ход, one entry per play (Пас: one per target)
-                out.extend(V.card_actions(s, seat, living))
+                out.extend(V.card_actions(s, seat, _targets(s, seat, ab, living, refused)))  # (Пас: protections)
                 continue
-            targets = _targets(s, seat, ab, living)
+            targets = _targets(s, seat, ab, living, refused)
             for t in targets:
                 action: Action = {"type": "order", "ability": key}
                 if t is not None:
                     action["target"] = t
                 if need:
                     action["need"] = list(need)
+                    among = T.nameable(s, seat, ab, living, refused, abilities(s, seat))  # seats it may pick
+                    if among is not None:
+                        action["among"] = among
                 out.append(action)
         for key in orders:
             out.append({"type": "cancel", "ability": key})
@@ -619,6 +577,13 @@ class Mafia:
 
     def bot_action(self, view: dict[str, Any], legal: list[Action], rng: Any, level: str) -> Action:
         return _bots.bot_action(view, legal, rng, level)
+
+    def obsolete(self, state: MafiaState, seat: int, action: Action) -> bool:
+        """A logged order now refused for a protection of a seat it lists or names (targets.py)."""
+        s = state
+        if not _is_seat(s, seat) or not s.alive[seat] or s.phase == "over":
+            return False
+        return T.obsolete(s, seat, action, abilities(s, seat), lambda ab: P.refused(s, seat, ab))
 
     def final_reveal(self, state: MafiaState) -> dict[str, Any] | None:
         """Everything the game hid, for the end-of-game block: None while the game goes on (a
@@ -701,6 +666,10 @@ class Mafia:
             if extra is None:
                 extra = _check_args(s, ab, action, seat)
                 P.check_order(s, seat, ab, extra)
+                refusal = T.order_refusal(s, seat, ab, {"ability": key, **extra}, P.refused(s, seat, ab),
+                                          abilities(s, seat))  # the seats it names besides its target
+                if refusal is not None:
+                    raise _err("bad_target", ability=key, target=refusal[0], why=refusal[1])
         except RuleError:
             if old is not None:
                 s.orders[seat][key] = old
@@ -952,8 +921,8 @@ def _sawnoff(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s = n.s
     hit: list[int] = []
     for user, uab, order in n.effective:
-        if (order.get("target") == seat and uab.key != "mail" and user != seat and user not in hit
-                and s.faction(user) != MAFIA):
+        if (uab.key != "mail" and user != seat and user not in hit and s.faction(user) != MAFIA
+                and seat in T.named_seats(s, order)):  # a list of seats or a public name counts too
             hit.append(user)
     for user in hit:
         n.attack(seat, user, 1, ab.key)

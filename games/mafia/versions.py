@@ -219,8 +219,8 @@ def init_state(state: Any) -> None:
 
 
 def card_actions(state: Any, seat: int, living: list[int]) -> list[dict[str, Any]]:
-    """legal() entries of the Ход: Пас on each other living seat; the other plays on the user
-    (Блеф needs a persona)."""
+    """legal() entries of the Ход: Пас on each other seat of ``living`` (the seats the Пас may
+    reach: targets.allowed_seats); the other plays on the user (Блеф needs a persona)."""
     out: list[dict[str, Any]] = [{"type": "order", "ability": "card", "target": t, "play": "pass"}
                                  for t in living if t != seat]
     for play in PLAYS[1:]:
