@@ -83,8 +83,8 @@ async def test_master_chair_clock_and_secrets(server_factory, tmp_path):
     assert paused is None and deadline is not None
     vika.send_line("мастер продолжить")
     await vika.expect("Часы и так идут")
-    # The Master may not act in the game: a game verb is not even offered.
+    # The Master may not act in the game: a game verb is not hers (she is told whose it is).
     vika.send_line("доход")
-    await vika.expect("Нет такой команды")
+    await vika.expect("«доход» — ход игрока: его набирают те, кто сидит за столом и играет.")
     for client in (anna, vika, warden, nobody):
         await client.close()

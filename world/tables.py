@@ -15,6 +15,7 @@ from .rooms import HALL
 from .messages import msg
 from .models import Account, GameTable, Seat
 from .runner import TableRunner
+from .seating import SeatingLock, seating
 from .table_data import SeatInfo, Table, TableError, table_of_row
 from .table_restore import restore_tables
 
@@ -29,6 +30,7 @@ class TableManager:
         self.world = world
         self.tables: dict[int, Table] = {}
         self.at_table: dict[int, int] = {}  # account id -> table number (seated or watching)
+        self.seating = SeatingLock()  # one seating change at a time (world/seating.py)
 
     @property
     def config(self) -> Any:
@@ -101,6 +103,7 @@ class TableManager:
 
     # -- opening, joining, leaving ---------------------------------------------------------
 
+    @seating
     async def open(self, account: Account, game_name: str, raw_options: dict[str, str]) -> Table:
         engine = registry.get(game_name)
         if engine is None:
@@ -174,6 +177,7 @@ class TableManager:
         self._forget_if_left(table)
         self.announce_tables()
 
+    @seating
     async def join(self, account: Account, number: int) -> Table:
         table = await self.find(number)
         current = self._unless_finished(account.id, going_to=table)
@@ -199,6 +203,7 @@ class TableManager:
         self.announce_tables()
         return table
 
+    @seating
     async def watch(self, account: Account, number: int) -> Table:
         table = await self.find(number)
         if self._unless_finished(account.id) is not None:
@@ -212,6 +217,7 @@ class TableManager:
                              exclude=[account.id])
         return table
 
+    @seating
     async def watch_as_master(self, account: Account, number: int) -> Table:
         """The observer Master: an admin, or the account named at `open ... master=NAME`. Sees
         every role, order and whisper; may pause or extend the clock; never acts in the game."""
@@ -232,6 +238,7 @@ class TableManager:
             table.runner.show_view(account.id)
         return table
 
+    @seating
     async def leave(self, account: Account) -> Table:
         table = self.table_of(account.id)
         if table is None:
@@ -312,6 +319,7 @@ class TableManager:
                 self._exit(account_id)
         self.announce_tables()
 
+    @seating
     async def add_bots(self, account: Account, count: int, level: str) -> Table:
         table = self._hosted_open_table(account)
         free = table.seats_total - len(table.seats)
@@ -341,6 +349,7 @@ class TableManager:
                 return candidate
         return f"Bot{number + 1}"
 
+    @seating
     async def start(self, account: Account) -> Table:
         table = self._hosted_open_table(account)
         if len(table.seats) < table.engine.min_players:
@@ -388,6 +397,7 @@ class TableManager:
             return None
         return await table_of_row(row)
 
+    @seating
     async def rematch(self, account: Account, number: int | None = None) -> tuple[Table, bool]:
         """The same game again with the same company: a new table with the old one's game,
         options and bots, hosted by whoever asks first; the others who played are invited, and
