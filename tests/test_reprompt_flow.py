@@ -119,7 +119,8 @@ class PassingPlayer(RevolutionPlayer):
         if view["stage"] != "fight" or fight.get("fighter") == view["me"] or {"type": "pass"} not in legal:
             self.passed_on = None
             return super().answer(view, legal)
-        now = (fight.get("card"), sorted(map(str, legal)))
+        # The same fight: its turn, fighter and card (another fight may be against the same card).
+        now = ((view.get("turn"), fight.get("fighter"), fight.get("card")), sorted(map(str, legal)))
         score = (fight.get("players_total"), fight.get("opponent_total"))
         if self.passed_on is not None and self.passed_on[:2] == now and self.passed_on[3] != score \
                 and self.reasked is None:

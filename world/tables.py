@@ -15,7 +15,7 @@ from .rooms import HALL
 from .messages import msg
 from .models import Account, GameTable, Seat
 from .runner import TableRunner
-from .seating import SeatingLock, seating
+from .seating import SeatingLock
 from .table_data import SeatInfo, Table, TableError, table_of_row
 from .table_restore import restore_tables
 
@@ -30,7 +30,7 @@ class TableManager:
         self.world = world
         self.tables: dict[int, Table] = {}
         self.at_table: dict[int, int] = {}  # account id -> table number (seated or watching)
-        self.seating = SeatingLock()  # one seating change at a time (world/seating.py)
+        self.seating = SeatingLock()  # one seating change at a time per table (world/seating.py)
 
     @property
     def config(self) -> Any:
@@ -103,7 +103,6 @@ class TableManager:
 
     # -- opening, joining, leaving ---------------------------------------------------------
 
-    @seating
     async def open(self, account: Account, game_name: str, raw_options: dict[str, str]) -> Table:
         engine = registry.get(game_name)
         if engine is None:
@@ -177,9 +176,12 @@ class TableManager:
         self._forget_if_left(table)
         self.announce_tables()
 
-    @seating
     async def join(self, account: Account, number: int) -> Table:
         table = await self.find(number)
+        async with self.seating.of(table.number):
+            return await self._join(account, table, number)
+
+    async def _join(self, account: Account, table: Table, number: int) -> Table:
         current = self._unless_finished(account.id, going_to=table)
         if table.running and table.seat_of(account.id) is not None:
             # Back to one's own seat in a running game: the bot hands it back.
@@ -203,7 +205,6 @@ class TableManager:
         self.announce_tables()
         return table
 
-    @seating
     async def watch(self, account: Account, number: int) -> Table:
         table = await self.find(number)
         if self._unless_finished(account.id) is not None:
@@ -217,7 +218,6 @@ class TableManager:
                              exclude=[account.id])
         return table
 
-    @seating
     async def watch_as_master(self, account: Account, number: int) -> Table:
         """The observer Master: an admin, or the account named at `open ... master=NAME`. Sees
         every role, order and whisper; may pause or extend the clock; never acts in the game."""
@@ -238,11 +238,16 @@ class TableManager:
             table.runner.show_view(account.id)
         return table
 
-    @seating
     async def leave(self, account: Account) -> Table:
         table = self.table_of(account.id)
         if table is None:
             raise TableError("table.not_at_table")
+        async with self.seating.of(table.number):
+            if self.table_of(account.id) is not table:  # left (or moved) while this waited
+                raise TableError("table.not_at_table")
+            return await self._leave(account, table)
+
+    async def _leave(self, account: Account, table: Table) -> Table:
         number = table.seat_of(account.id)
         if account.id in table.watchers:
             table.watchers.discard(account.id)
@@ -319,9 +324,12 @@ class TableManager:
                 self._exit(account_id)
         self.announce_tables()
 
-    @seating
     async def add_bots(self, account: Account, count: int, level: str) -> Table:
-        table = self._hosted_open_table(account)
+        async with self.seating.of(self._hosted_open_table(account).number):
+            table = self._hosted_open_table(account)  # (as it is now: the wait may have changed it)
+            return await self._add_bots(account, table, count, level)
+
+    async def _add_bots(self, account: Account, table: Table, count: int, level: str) -> Table:
         free = table.seats_total - len(table.seats)
         if count <= 0 or free <= 0:
             raise TableError("table.full", number=table.number)
@@ -349,12 +357,13 @@ class TableManager:
                 return candidate
         return f"Bot{number + 1}"
 
-    @seating
     async def start(self, account: Account) -> Table:
-        table = self._hosted_open_table(account)
-        if len(table.seats) < table.engine.min_players:
-            raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
-        table.starting = True
+        async with self.seating.of(self._hosted_open_table(account).number):  # seats being taken first
+            table = self._hosted_open_table(account)
+            self._hold_still(table)  # (a second `start` while the first is being stored)
+            if len(table.seats) < table.engine.min_players:
+                raise TableError("table.too_few", need=table.engine.min_players, have=len(table.seats))
+            table.starting = True
         try:
             await self._apply_start_plan(table, account.lang)
             winner = await self._winner_starts(table)
@@ -397,7 +406,6 @@ class TableManager:
             return None
         return await table_of_row(row)
 
-    @seating
     async def rematch(self, account: Account, number: int | None = None) -> tuple[Table, bool]:
         """The same game again with the same company: a new table with the old one's game,
         options and bots, hosted by whoever asks first; the others who played are invited, and
@@ -407,6 +415,11 @@ class TableManager:
             if current is None:
                 raise TableError("table.rematch_which")
             number = current.number
+        async with self.seating.of(("rematch", number)):  # two at once: one new table, not two
+            return await self._rematch(account, number)
+
+    async def _rematch(self, account: Account, number: int) -> tuple[Table, bool]:
+        current = self.table_of(account.id)
         old = await self._finished(number)
         if old is None:
             if number in self.tables and self.tables[number].state_name in ("open", "running"):
@@ -433,14 +446,15 @@ class TableManager:
         table = Table(number=row.id, game_name=old.engine.name, engine=old.engine, options=options,
                       host=account.name, seats_total=old.seats_total, master_name=old.master_name,
                       previous=old.number)
-        self.tables[table.number] = table
-        await self._sit(table, account)
-        for seat in old.seats[:kept]:
-            if seat.is_bot:  # the same bots, by name and level
-                seat_number = len(table.seats)
-                await Seat.create(table_id=table.number, number=seat_number, name=seat.name,
-                                  bot_level=seat.bot_level)
-                table.seats.append(SeatInfo(number=seat_number, name=seat.name, bot_level=seat.bot_level))
+        async with self.seating.of(table.number):  # a `join` by its number waits for its bots
+            self.tables[table.number] = table
+            await self._sit(table, account)
+            for seat in old.seats[:kept]:
+                if seat.is_bot:  # the same bots, by name and level
+                    seat_number = len(table.seats)
+                    await Seat.create(table_id=table.number, number=seat_number, name=seat.name,
+                                      bot_level=seat.bot_level)
+                    table.seats.append(SeatInfo(number=seat_number, name=seat.name, bot_level=seat.bot_level))
         invite = msg("table.rematch_offered", name=account.name, number=table.number, old=old.number)
         self.world.broadcast(old.room, invite, exclude=[account.id])  # those still at the old table
         for seat in old.seats:  # and the players who went elsewhere, or are away (their inbox)
