@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/text_bench.py
 	$(BIN)/python bench/table_output_bench.py
 
+# Never data/: it holds the database and the SSH host key (README, "Two commands").
 clean:
-	rm -rf $(VENV) data build *.egg-info
+	rm -rf $(VENV) build *.egg-info
 	find games -name '*.so' -o -name '*.source-sha256' | xargs rm -f

@@ -135,6 +135,13 @@ async def tell(ctx: Ctx) -> None:
         ctx.reply("tell.kept", name=target.name)
 
 
+def inbox_time(when: datetime) -> str:
+    """An inbox item's time with its zone, as ban expiries are written: «01.12 14:05 UTC» (the
+    database keeps UTC; a naive value is UTC)."""
+    moment = when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
+    return moment.strftime("%d.%m %H:%M UTC")
+
+
 @command("inbox", "почта", "входящие", "пошта")
 async def inbox(ctx: Ctx) -> None:
     items = await InboxItem.filter(account_id=ctx.account.id).order_by("-id").limit(20)
@@ -143,7 +150,7 @@ async def inbox(ctx: Ctx) -> None:
         return
     ctx.reply("inbox.header", n=len(items))
     for item in reversed(items):
-        stamp = item.created_at.strftime("%d.%m %H:%M")
+        stamp = inbox_time(item.created_at)
         ctx.reply("inbox.item", when=stamp, text=msg(item.key, **item.params))
     await InboxItem.filter(account_id=ctx.account.id, delivered=False).update(delivered=True)
 
