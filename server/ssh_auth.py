@@ -66,6 +66,15 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         return asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
                                         strip_marks(t("en", "connections.too_many", limit=limit)))
 
+    def _no_such_name(self, problem: str) -> asyncssh.DisconnectError:
+        assert self.conn is not None
+        local = self.conn.get_extra_info("sockname") or ("localhost", 0)
+        host = "localhost" if str(local[0]) in ("127.0.0.1", "::1") else str(local[0])
+        self._banner(problem)
+        self._banner("login.ssh_as_name", port=local[1], host=host)
+        return asyncssh.DisconnectError(asyncssh.DISC_ILLEGAL_USER_NAME,
+                                        strip_marks(t("en", "login.ssh_as_name", port=local[1], host=host)))
+
     def _refuse_now(self) -> None:
         self.refuse_timer = None
         if self.conn is not None:
@@ -115,8 +124,10 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         if account is None:
             problem = accounts.name_problem(name)
             if problem:
-                self._banner(problem)
-                self.refused = True
+                # Most often `ssh host` without NAME@: the client sent the local user's name
+                # («root»). Say how to connect and hang up, instead of asking for passwords that
+                # can never work.
+                raise self._no_such_name(problem)
             else:
                 self._banner("login.new_account", name=name)
             return True

@@ -46,8 +46,8 @@ async def test_new_account_login_again_and_wrong_password(server):
 
     with pytest.raises(asyncssh.PermissionDenied):
         await connect(port, "Вася", password="wrong-password")
-    with pytest.raises(asyncssh.PermissionDenied):  # not a valid name: no account is made
-        await connect(port, "x", password=PW)
+    with pytest.raises(asyncssh.IllegalUserName):  # not a valid name: no account is made, and
+        await connect(port, "x", password=PW)     # the server says how to connect (test_ssh_name.py)
     with pytest.raises(asyncssh.PermissionDenied):  # a new name with a too short password
         await connect(port, "Новичок", password="12")
 
