@@ -77,6 +77,7 @@ class Session:
         self.address = address
         self.account: Account | None = None
         self.lang: str = app.config.server["default_language"]
+        self.lang_chosen = False  # typed on the login screen: this session keeps it
         self.width = 80
         self.term_color = False  # what the terminal says it can do
         self.color_override: bool | None = None  # `color on|off`
@@ -294,7 +295,7 @@ class Session:
             return
         lang = normalize_lang(name)
         if lang:  # typing a language code on the name prompt switches the login language
-            self.lang = lang
+            self.lang, self.lang_chosen = lang, True
             self.greet()
             return
         if name.lower() in ("quit", "выход", "вихід"):
@@ -381,7 +382,8 @@ class Session:
         self.encoding = encoding
 
     def apply_account_settings(self, account: Account) -> None:
-        self.lang = account.lang or self.lang
+        if not self.lang_chosen:  # a language chosen on the login screen holds for this session
+            self.lang = account.lang or self.lang
         self.color_override = account.color
         if account.encoding and not self.encoding_known:
             self.set_encoding(account.encoding)
