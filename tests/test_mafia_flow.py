@@ -589,7 +589,7 @@ async def test_twelve_seats_humans_and_bots_to_the_end(server):
 
     # The inbox keeps the news for rereading (`почта` alone at a Mafia table is the inbox): the
     # last items end with the result, after the news of the last phase.
-    item = r"\[\d\d\.\d\d \d\d:\d\d\]\s+"
+    item = r"\[\d\d\.\d\d \d\d:\d\d UTC\]\s+"
     for client, header, news, result in (
             (anna, r"Последни[ех] \d+ сообщени", r"(Вечер\. Итоги дня|Утро\. Итоги ночи) \d+:",
              r"(Игра окончена\.|Пат:)"),
