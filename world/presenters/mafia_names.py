@@ -427,25 +427,32 @@ def _short(text: str) -> Any:
     return shown if not isinstance(shown, str) or len(shown) <= 60 else shown[:57] + "..."
 
 
+def _stock_letter(text: str) -> str | None:
+    """The key of a bot's stock letter (LETTER_MARK + key), or None for a letter as typed."""
+    key = text[len(LETTER_MARK):] if text.startswith(LETTER_MARK) else None
+    return key if key in LETTERS else None
+
+
 def letter_text(text: str) -> Any:
     """A letter's text as the reader reads it: a bot's stock line in their language, else as typed."""
-    if text.startswith(LETTER_MARK) and text[len(LETTER_MARK):] in LETTERS:
-        return nested(f"mafia.bot_letter.{text[len(LETTER_MARK):]}")
-    return text
+    key = _stock_letter(text)
+    return nested(f"mafia.bot_letter.{key}") if key is not None else text
 
 
 def gmcp_letters(value: Any, lang: str) -> Any:
     """``value`` (an event's params or a view, as GMCP sends them) with every bot's stock letter
     as its text in ``lang``: the engine keeps the letter's key behind LETTER_MARK, which a client
-    would print as a control character and a key. Unchanged parts are shared, not copied."""
+    would print as a control character and a key. Unchanged parts are shared, not copied (a view
+    with no letter in it goes out as it is)."""
     if isinstance(value, str):
-        if value.startswith(LETTER_MARK) and value[len(LETTER_MARK):] in LETTERS:
-            return t(lang, f"mafia.bot_letter.{value[len(LETTER_MARK):]}")
-        return value
+        key = _stock_letter(value)
+        return t(lang, f"mafia.bot_letter.{key}") if key is not None else value
     if isinstance(value, dict):
-        return {k: gmcp_letters(v, lang) for k, v in value.items()}
+        changed = {k: new for k, v in value.items() if (new := gmcp_letters(v, lang)) is not v}
+        return {**value, **changed} if changed else value
     if isinstance(value, (list, tuple)):
-        return [gmcp_letters(v, lang) for v in value]
+        items = [gmcp_letters(v, lang) for v in value]
+        return items if any(new is not old for new, old in zip(items, value)) else value
     return value
 
 
