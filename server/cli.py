@@ -1,4 +1,9 @@
-"""`korchma serve [--config FILE] [--telnet-port N] [--ssh-port N] [--data-dir DIR] [--database-url URL] [--debug]`.
+"""`korchma <command> [--config FILE] [--data-dir DIR] [--database-url URL] [--debug] ...`.
+
+Every subcommand takes the same configuration flags as `serve` (`common_flags`), so a host points
+`migrate`, `backup`, `admin` and `status` at the same data as the running server. A subcommand
+lives in its own module (server/cli_<name>.py) and registers here with one line in SUBCOMMANDS:
+`register(sub)` adds its parser and sets `run=` (args, config) -> exit code.
 
 A start-up failure (server/startup.py) is one line on stderr and a non-zero exit: 2 for a bad
 command line or config, 1 for everything else; ``--debug`` prints the traceback above it.
@@ -7,15 +12,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import logging
 import sys
 import traceback
 from pathlib import Path
+from typing import Callable
 
 from . import config as config_mod
 from .startup import StartupError, one_line
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# Modules with a `register(subparsers)` function, one per subcommand besides `serve`.
+SUBCOMMANDS: list[str] = []
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -25,20 +35,27 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
 
 
+def common_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags every subcommand shares: which configuration and which data."""
+    parser.add_argument("--config", action="append", default=None,
+                        help="config file (default: ./config.toml if present); repeat to layer files")
+    parser.add_argument("--data-dir", default=None, help="folder for the database and host key")
+    parser.add_argument("--database-url", default=None, help="database URL (sqlite://... or postgres://...)")
+    parser.add_argument("--log-level", default=None, type=str.upper, choices=LOG_LEVELS)
+    parser.add_argument("--debug", action="store_true", help="show the full traceback when a command fails")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="korchma", description="Korchma: a tavern of hidden-role games")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     serve = sub.add_parser("serve", help="run the server")
-    serve.add_argument("--config", action="append", default=None,
-                       help="config file (default: ./config.toml if present); repeat to layer files")
+    common_flags(serve)
     serve.add_argument("--host", default=None, help="address to listen on")
     serve.add_argument("--telnet-port", type=int, default=None, help="telnet port (0 = any free port)")
     serve.add_argument("--ssh-port", type=int, default=None, help="SSH port (0 = any free port)")
-    serve.add_argument("--data-dir", default=None, help="folder for the database and host key")
-    serve.add_argument("--database-url", default=None, help="database URL (sqlite://... or postgres://...)")
-    serve.add_argument("--log-level", default="INFO", type=str.upper, choices=LOG_LEVELS)
-    serve.add_argument("--debug", action="store_true",
-                       help="show the full traceback when start-up fails")
+    serve.set_defaults(run=run_serve)
+    for name in SUBCOMMANDS:
+        importlib.import_module(f".{name}", __package__).register(sub)
     return parser
 
 
@@ -48,7 +65,7 @@ def load_config(args: argparse.Namespace) -> config_mod.Config:
         paths = ["config.toml"] if Path("config.toml").exists() else []
     over: dict = {"server": {}}
     for key in ("host", "telnet_port", "ssh_port", "data_dir", "database_url"):
-        value = getattr(args, key)
+        value = getattr(args, key, None)
         if value is not None:
             over["server"][key] = value
     cfg = config_mod.load(paths, over)
@@ -65,19 +82,24 @@ def fail(err: BaseException, message: str, code: int, debug: bool) -> int:
     return code
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=getattr(logging, args.log_level, logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+def run_serve(args: argparse.Namespace, cfg: config_mod.Config) -> int:
     from .app import serve as serve_app
 
+    asyncio.run(serve_app(cfg))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=getattr(logging, args.log_level or "INFO", logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    run: Callable[[argparse.Namespace, config_mod.Config], int] = args.run
     try:
-        asyncio.run(serve_app(load_config(args)))
+        return run(args, load_config(args))
     except StartupError as err:
         return fail(err, str(err), err.exit_code, args.debug)
     except KeyboardInterrupt:
         return 130
-    return 0
 
 
 if __name__ == "__main__":
