@@ -8,6 +8,7 @@ import random
 from games.base import MASTER
 from games.mafia import GAME, bot
 from games.mafia import engine as E
+from games.mafia import stalemate as Q
 from games.mafia import roles as R
 from games.mafia.public_roles import PUBLIC_ORDER, ROLES, public_key
 from tests.test_mafia_engine import err, finish, game, keys, order, to, touch
@@ -159,7 +160,7 @@ def test_avenger_becomes_a_spirit_once_and_wins_a_stalemate():
     assert [e.params for e in keys(events, "mafia.spirit")] == [{"seat": 3}]
     assert GAME.view(s, 0)["spirits"] == [False, False, False, True, False]
     assert err(vote, s, 3, 0).key == "mafia.error.spirit"  # decision #18: no vote
-    s.quiet = E.STALEMATE_PHASES
+    s.quiet = Q.STALEMATE_PHASES
     assert E.check_win(s, False) == ("spirit", (3,))
     s.quiet = 0
     goto(s, 4)

@@ -22,6 +22,7 @@ from ..collation import name_key
 from . import bot as _bots
 from . import roles as R
 from . import targets as T
+from . import stalemate as Q
 from . import versions as V
 from .roles import LAW, LIFE, MAFIA, NEUTRAL, Ability
 
@@ -29,7 +30,6 @@ NIGHT_LIMITS = (10, 7 * 24 * 3600)
 DAY_LIMITS = (10, 7 * 24 * 3600)
 TEXT_LIMIT = 4000  # characters of one mail
 NAME_LIMIT = 64  # characters of a custom public-role name
-STALEMATE_PHASES = 4  # two full night+day cycles without change (4.6 #13)
 
 EVERYONE = Audience.everyone()
 MASTER_ONLY = Audience.master()
@@ -81,6 +81,7 @@ class MafiaState:
         self.knowledge: list[list[dict[str, Any]]] = []  # results told to each seat, in order
         self.last_vote: dict[str, Any] | None = None
         self.quiet = 0  # phases in a row without change (stalemate)
+        self.rules_rev = Q.RULES_REV  # the stalemate rule's revision (stalemate.py)
         self.actors: tuple[int, list[bool]] | None = None  # cache of _can_act for one phase
         self.public_cache: tuple[Any, dict[str, Any]] | None = None  # the public part of views
         self.winners: tuple[int, ...] | None = None
@@ -327,6 +328,7 @@ class Mafia:
     autopilot = False
     default_options: dict[str, Any] = {"version": "C", "night": 600, "day": 1200, "personas": None,
                                        "public_roles": None, "tell": False, "signup": {}}
+    internal_options = ("rules_rev",)  # kept by the table (start_options), never typed or shown
 
     def validate_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         result = dict(self.default_options)
@@ -356,9 +358,21 @@ class Mafia:
                     raise _err("bad_option", name=name, value=None)
                 _check_public_roles(list(value.values()))
                 result[name] = {str(k): v for k, v in value.items()}
+            elif name == "rules_rev":  # set at the start (start_options), not typed at `open`
+                if value not in Q.RULES_REVISIONS or isinstance(value, bool):
+                    raise _err("bad_option", name=name, value=value)
+                result[name] = value
             else:
                 raise _err("bad_option", name=name, value=value)
         return result
+
+    def start_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options a table starts with: today's stalemate rule is pinned (stalemate.py)."""
+        return {**options, "rules_rev": Q.RULES_REV}
+
+    def restored_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A stored table started before the pin played revision 1 of the stalemate rule."""
+        return options if "rules_rev" in options else {**options, "rules_rev": 1}
 
     def silenced(self, state: MafiaState, seat: int) -> bool:
         """The dead cannot speak at the table (seed: Морг)."""
@@ -398,6 +412,7 @@ class Mafia:
         s.version = opts["version"]
         s.reading = opts["personas"] or V.RULESETS[s.version].reading  # A: own name, B/C: list (4.6 #1)
         s.night_seconds, s.day_seconds = opts["night"], opts["day"]
+        s.rules_rev = opts.get("rules_rev", Q.RULES_REV)
         s.rng = rng = random.Random(seed)
         public = opts["public_roles"]
         if public is not None and len(public) != seats:
@@ -1295,13 +1310,7 @@ def _finish_phase(s: MafiaState, n: _Night, before_hp: list[int], before_status:
         s.knowledge[x] = [k for k in s.knowledge[x] if k["index"] != s.index]
     changed = bool(died) or before_hp != s.hp or before_status != _statuses(s) or any(
         s.alive[x] and s.roles[x] == "genius" for x in range(s.players))
-    pending = any(s.alive[x] and s.jail[x] is not None and s.index < s.jail[x] < LIFE for x in range(s.players)) \
-        or any(r is not None and r > s.index for r in s.revolver) \
-        or any(k > s.index for b in s.banned for k in b) \
-        or any(d > s.index for d in s.extra_votes) \
-        or any(m is not None and m > s.index for m in s.misere) \
-        or P.pending(s)
-    s.quiet = 0 if changed or pending else s.quiet + 1
+    s.quiet = Q.next_quiet(s, changed, LIFE, P.pending(s))
     for x in range(s.players):
         s.orders[x] = {}
         s.ready[x] = False
@@ -1423,7 +1432,7 @@ def check_win(s: MafiaState, end_of_day: bool) -> tuple[str, tuple[int, ...]] | 
         return ("mafia", mafia)
     if not maniac and law and not mafia:
         return ("law", law)
-    if s.quiet >= STALEMATE_PHASES:
+    if s.quiet >= Q.STALEMATE_PHASES:
         return P.spirit_win(s) or ("stalemate", ())
     return None
 
