@@ -284,8 +284,8 @@ class KorchmaTelnetProtocol(TelnetServer):
             return
         header, address, rest = done
         self._header_over()
-        log.debug("telnet connection from %s through proxy %s (PROXY v%d %s)", address, reader.peer,
-                  header.version, header.family)
+        log.debug("telnet connection from %s through proxy %s (PROXY v%d %s %s)", address, reader.peer,
+                  header.version, header.command, header.family)
         self._admit(transport, address)
         if rest and self.ticket is not None:
             self.data_received(rest)
