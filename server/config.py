@@ -18,6 +18,9 @@ DEFAULTS: dict[str, Any] = {
         "host_key": "ssh_host_ed25519_key",
         "default_language": "ru",
         "negotiation_wait": 1.0,
+        # PROXY protocol v1/v2 on the telnet port (server/proxy_gate.py), from these addresses only.
+        "proxy_protocol": False,
+        "proxy_trusted": ["127.0.0.1", "::1"],
     },
     "accounts": {
         "admins": [],

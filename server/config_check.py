@@ -64,6 +64,8 @@ RULES: dict[str, dict[str, Rule]] = {
         "host_key": Rule("text", nonempty=True),
         "default_language": Rule("text", choices=("@languages",)),
         "negotiation_wait": Rule("number", 0, 60),
+        "proxy_protocol": Rule("bool"),
+        "proxy_trusted": Rule("addresses"),
     },
     "accounts": {
         "admins": Rule("texts"),
@@ -273,6 +275,11 @@ def check_together(raw: dict[str, Any], where: Callable[[str, str], str]) -> Non
     if memory < 8 * lanes:
         raise ConfigError(f"{where('accounts', 'argon2_memory')}: accounts.argon2_memory must be at least 8 KiB "
                           f"per lane (accounts.argon2_lanes = {lanes}: {8 * lanes}), not {memory}")
+    server = raw["server"]
+    if server["proxy_protocol"] and not server["proxy_trusted"]:
+        raise ConfigError(f"{where('server', 'proxy_trusted')}: server.proxy_trusted is empty while "
+                          "server.proxy_protocol is on, so every telnet connection would be closed; "
+                          "list the proxy's address")
 
 
 def _check_games(games: dict[str, Any], origin: Origin) -> None:
