@@ -117,6 +117,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
             self.refused = True
             return True
         if await accounts.active_ban(name, self.address):
+            self.app.world.meters.login_refused("ssh", "login.banned")
             self._banner("login.banned")
             self.refused = True
             return True
@@ -160,6 +161,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
                 self._banner("error.storage")
                 return False
         if outcome.refusal is not None:
+            self.app.world.meters.login_refused("ssh", outcome.refusal)
             self._banner(outcome.refusal, **outcome.params)
             return False
         self.account, self.created, self.failures = outcome.account, outcome.created, outcome.failures

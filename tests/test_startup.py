@@ -87,7 +87,8 @@ def closed_port() -> int:
 
 
 @pytest.mark.parametrize("door,flag,key", [("telnet", "--telnet-port", "server.telnet_port"),
-                                           ("ssh", "--ssh-port", "server.ssh_port")])
+                                           ("ssh", "--ssh-port", "server.ssh_port"),
+                                           ("metrics", "--metrics-port", "metrics.port")])
 def test_port_in_use_is_one_line_naming_the_door_flag_and_key(tmp_path, door, flag, key):
     with busy_port() as sock:
         port = sock.getsockname()[1]
