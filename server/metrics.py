@@ -95,7 +95,7 @@ class ServerMeters(Meters):
         self.due = math.inf  # when the sampler should wake next (none is due before start())
         self.seen_tables: set[tuple[str, str]] = set()
         self.httpd: Any = None
-        self.port = 0
+        self.host, self.port = "", 0
         self.sampler: asyncio.Task | None = None
 
     # -- the world's reports ------------------------------------------------------------
@@ -158,6 +158,7 @@ class ServerMeters(Meters):
     def listen(self, host: str, port: int) -> None:
         from prometheus_client import start_http_server
 
+        self.host = host
         try:
             self.httpd, _thread = start_http_server(port, addr=host, registry=self.registry)
         except OSError as err:
@@ -172,6 +173,7 @@ class ServerMeters(Meters):
         self.refresh()
         self.due = time.monotonic() + TICK
         self.sampler = asyncio.get_running_loop().create_task(self.sample(), name="metrics sampler")
+        log.info("metrics at http://%s/metrics", address(self.host, self.port))
 
     async def close(self) -> None:
         if self.transaction_done in world_meters.transaction_timers:
@@ -197,7 +199,6 @@ def open_metrics(world: World, config: Config) -> ServerMeters | None:
         return None
     meters = ServerMeters(world)
     meters.listen(section["host"], port)
-    log.info("metrics at http://%s/metrics", address(section["host"], meters.port))
     return meters
 
 
