@@ -163,8 +163,7 @@ def test_database_url_unreachable_fails_within_seconds_without_the_password(tmp_
     url = f"postgres://korchma:hushhush42@127.0.0.1:{closed_port()}/korchma"
     # With metrics on too: their port is open by then, and closed again with nothing more said.
     line = one_line_failure(serve(tmp_path, "--database-url", url, "--metrics-port", "0"), "unreachable",
-                            "server.database_url",
-                            "--database-url", "127.0.0.1")
+                            "server.database_url", "--database-url", "127.0.0.1")
     assert "hushhush42" not in line and "***" in line
 
 
