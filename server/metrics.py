@@ -70,8 +70,8 @@ class ServerMeters(Meters):
         self.logged_in = Gauge("korchma_sessions_logged_in", "Sessions past the login, by door", ["door"],
                                registry=registry)
         self.logins = Counter("korchma_logins", "Logins, by door", ["door"], registry=registry)
-        self.login_failures = Counter("korchma_login_failures", "Refused logins, by door and reason", ["door", "reason"],
-                                      registry=registry)
+        self.login_failures = Counter("korchma_login_failures", "Refused logins, by door and reason",
+                                      ["door", "reason"], registry=registry)
         self.tables = Gauge("korchma_tables", "Tables the server holds, by game and state", ["game", "state"],
                             registry=registry)
         self.actions = Counter("korchma_actions", "Actions applied at tables, by game and by whom", ["game", "by"],

@@ -64,8 +64,8 @@ def read(data_dir: Path) -> dict[str, Any]:
         info = json.loads(target.read_text(encoding="utf-8"))
         pid = int(info["pid"])
     except FileNotFoundError:
-        raise StartupError(f"no server is running on data folder {data_dir} (no {target}); "
-                           f"start it with `korchma serve`, or give the same --config/--data-dir as the server") from None
+        raise StartupError(f"no server is running on data folder {data_dir} (no {target}); start it with "
+                           f"`korchma serve`, or give the same --config/--data-dir as the server") from None
     except (OSError, ValueError, KeyError, TypeError) as err:
         raise StartupError(f"run file {target} cannot be read ({err}); is a server running?") from None
     if not alive(pid):

@@ -100,6 +100,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
     def _throttled(self, name: str) -> bool:
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
+            self.app.world.meters.login_refused("ssh", "login.wait")
             self._banner("login.wait", seconds=int(wait) + 1)
             return True
         return False
