@@ -7,6 +7,7 @@ import contextlib
 import io
 import json
 import re
+import threading
 import time
 import urllib.request
 from collections import defaultdict
@@ -179,3 +180,28 @@ async def test_metrics_are_off_by_default_and_status_says_so(server):
     assert off.returncode == 1 and off.stdout == "" and len(off.stderr.splitlines()) == 1
     assert off.stderr.startswith(f"korchma: the server (pid {server.proc.pid}) runs with metrics off")
     assert "[metrics] port" in off.stderr and "--metrics-port" in off.stderr
+
+
+async def test_a_stuck_event_loop_still_answers_with_its_lag():
+    """/metrics is served by its own thread: while the event loop is stuck (here: asleep in a
+    blocking call), a scrape still answers, and the lag it shows is how long the loop's sample
+    is overdue. (A bare world: no doors are needed to block a loop.)"""
+    from server.metrics import TICK, ServerMeters
+
+    class Quiet:
+        started, sessions, tables = time.time(), set(), None
+
+    meters = ServerMeters(Quiet())  # type: ignore[arg-type]
+    meters.listen("127.0.0.1", 0)
+    meters.start()
+    try:
+        await asyncio.sleep(0)  # the sampler runs once: its next sample is due in TICK
+        answer: list[dict] = []
+        scraper = threading.Thread(target=lambda: (time.sleep(TICK + 1.0), answer.append(scrape(meters.port))))
+        scraper.start()
+        time.sleep(TICK + 1.5)  # the loop is stuck past the scrape
+        scraper.join()
+        assert answer, "no answer while the loop was stuck"
+        assert value(answer[0], "korchma_event_loop_lag_seconds") >= 0.9
+    finally:
+        await meters.close()
