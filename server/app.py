@@ -14,9 +14,10 @@ from world.models import Account, InboxItem
 from world.table_restore import TablesNotRestored
 from world.tables import TableManager
 
-from . import listener, startup
+from . import listener, runfile, startup
 from .config import Config
 from .connections import ConnectionLimit
+from .metrics import ServerMeters, close_metrics, open_metrics
 
 log = logging.getLogger("korchma")
 
@@ -40,6 +41,7 @@ class App:
         self.ssh_port = 0
         self.telnet_sockets: list[listener.GuardedSocket] = []
         self.ssh_sockets: list[listener.GuardedSocket] = []
+        self.metrics: ServerMeters | None = None  # [metrics] port set: /metrics (server/metrics.py)
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
 
@@ -63,6 +65,7 @@ class App:
         # Bind before the database: a busy port is found in a moment, whatever the restore costs.
         self.telnet_sockets = listener.bind(host, int(cfg.server["telnet_port"]), "telnet", self.accept_trouble)
         self.ssh_sockets = listener.bind(host, int(cfg.server["ssh_port"]), "ssh", self.accept_trouble)
+        self.metrics = open_metrics(self.world, cfg)
         # tortoise keeps its state in a context variable: init before the servers exist.
         await startup.open_database(cfg.database_url, in_data_dir=not cfg.server.get("database_url"))
         from .ssh import host_key, start_ssh
@@ -80,8 +83,14 @@ class App:
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
-        # A line tests and scripts can wait for.
-        print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}", flush=True)
+        if self.metrics:
+            self.metrics.start()
+        metrics_port = self.metrics.port if self.metrics else None
+        runfile.write(cfg.data_dir, host=host, telnet=self.telnet_port, ssh=self.ssh_port,
+                      metrics_host=cfg.section("metrics")["host"], metrics=metrics_port)
+        # A line tests and scripts can wait for (the run file `korchma status` reads is there by then).
+        print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
+              + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
 
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
@@ -95,6 +104,7 @@ class App:
                 await self.world.tables.stop()
             except Exception:
                 log.debug("stopping tables after a failed start", exc_info=True)
+        await close_metrics(self.metrics)
         # Always: a failed init may have opened a connection (aiosqlite's thread keeps the
         # process alive). tortoise's "shutdown" line would be a second line on the host's screen.
         tortoise_log = logging.getLogger("tortoise")
@@ -113,8 +123,10 @@ class App:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
+            self.world.meters.login_refused(session.kind, "login.banned")
             await session.close(msg("login.banned"))
             return
+        self.world.meters.login(session.kind)
         account.last_login = accounts.now()
         if session.encoding_known and account.encoding != session.encoding:
             account.encoding = session.encoding
@@ -189,6 +201,8 @@ class App:
         if self.ssh is not None:
             self.ssh.close()
         await db.close()
+        await close_metrics(self.metrics)
+        runfile.remove(self.config.data_dir)
         self.accept_trouble.close()
         self.stopped.set()
 

@@ -58,6 +58,8 @@ DEFAULTS: dict[str, Any] = {
         "answer_guard": 1.5,
         "autopass_smart_seconds": 4,
     },
+    # Prometheus text at http://host:port/metrics (server/metrics.py); off by default.
+    "metrics": {"host": "127.0.0.1", "port": -1},
     "games": {"bids": {"rounds": 5, "seconds": 30}, "coup": {"turn": 60, "reaction": 20}},
 }
 

@@ -106,10 +106,15 @@ RULES: dict[str, dict[str, Rule]] = {
         "answer_guard": Rule("number", 0, 60),
         "autopass_smart_seconds": Rule("number", 0, 3600),
     },
+    "metrics": {
+        "host": Rule("text", nonempty=True),
+        "port": Rule("int", -1, 65535),  # -1: off; 0: any free port
+    },
 }
-#: Command-line flags of `korchma serve` and the [server] keys they set.
+#: Command-line flags of `korchma serve` and the [server] (and [metrics]) keys they set.
 FLAGS = {"host": "--host", "telnet_port": "--telnet-port", "ssh_port": "--ssh-port",
          "data_dir": "--data-dir", "database_url": "--database-url"}
+METRICS_FLAGS = {"port": "--metrics-port"}
 
 
 def _choices(rule: Rule) -> tuple[str, ...]:
@@ -214,7 +219,7 @@ class Origin:
 
     def where(self, section: str, key: str | None = None) -> str:
         if self.path is None:
-            flag = FLAGS.get(key or "") if section == "server" else None
+            flag = {"server": FLAGS, "metrics": METRICS_FLAGS}.get(section, {}).get(key or "")
             return flag or "command line"
         line = self.line_of(section, key)
         return f"{self.path}, line {line}" if line else str(self.path)

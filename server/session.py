@@ -220,7 +220,8 @@ class Session:
                     return
                 if verdict == "warn":
                     self.send("input.flood_warning")
-                await dispatch(self, parsed, wait)
+                with self.world.meters.command(parsed):
+                    await dispatch(self, parsed, wait)
         except Exception as exc:  # a bug must not kill the session or show a traceback
             # Name the line only when it holds no secret (the traceback is redacted anyway).
             shown = "(a line with a secret, not shown)" if secret else repr(line)
@@ -344,6 +345,7 @@ class Session:
         """Say why the login or the new account was refused (and ask the name again)."""
         if outcome.refusal is None:
             return False
+        self.world.meters.login_refused(self.kind, outcome.refusal)
         self.send(outcome.refusal, **outcome.params)
         self.send("login.ask_name")
         return True

@@ -100,6 +100,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
     def _throttled(self, name: str) -> bool:
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
+            self.app.world.meters.login_refused("ssh", "login.wait")
             self._banner("login.wait", seconds=int(wait) + 1)
             return True
         return False
@@ -117,6 +118,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
             self.refused = True
             return True
         if await accounts.active_ban(name, self.address):
+            self.app.world.meters.login_refused("ssh", "login.banned")
             self._banner("login.banned")
             self.refused = True
             return True
@@ -160,6 +162,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
                 self._banner("error.storage")
                 return False
         if outcome.refusal is not None:
+            self.app.world.meters.login_refused("ssh", outcome.refusal)
             self._banner(outcome.refusal, **outcome.params)
             return False
         self.account, self.created, self.failures = outcome.account, outcome.created, outcome.failures
