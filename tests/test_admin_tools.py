@@ -19,6 +19,11 @@ async def test_bans_who_where_and_reasons(server_factory):
     admin = await log_in(srv.telnet_port, "Админ", naws=(200, 50))  # lines unwrapped
     admin.send_line("bans")
     await admin.expect("Действующих запретов нет.")
+    admin.send_line("банны")  # a near miss: the parser suggests the new verbs as any other
+    await admin.expect(re.compile(r"Нет такой команды: банны\. Может быть, вы имели в виду: [^\n]*\bбаны\b"))
+    admin.send_line("помощь де")  # help in every language's verb
+    await admin.expect("с каких адресов входили под этим именем")
+    await admin.expect("где ИМЯ")
 
     troll = await connect(srv.ssh_port, "Troll", password="secret1")
     await troll.expect("Troll")
@@ -82,16 +87,6 @@ async def test_bans_who_where_and_reasons(server_factory):
     assert_audited(srv.log(), "kick", "mute", "ban")
 
 
-async def start_watched(player, watcher, number: int) -> None:
-    """The player seats a bot at table ``number`` (bids), ``watcher`` watches, the game starts."""
-    player.send_line("боты 1")
-    await player.expect("За стол садится 1 бот")
-    watcher.send_line(f"watch {number}")
-    await watcher.expect("Вы смотрите")
-    player.send_line("начать")
-    await player.expect(re.compile(r"Раунд 1 "), timeout=10)
-
-
 async def test_rename_and_delete(server_factory):
     srv = server_factory(ADMIN + "\n[games.bids]\nseconds = 1")
     admin = await log_in(srv.telnet_port, "Админ", naws=(200, 50))  # lines unwrapped
@@ -110,7 +105,12 @@ async def test_rename_and_delete(server_factory):
     admin.send_line("rename Ольга Оля")
     await admin.expect(f"Ольга сидит за столом {number}: переименовать можно")
 
-    await start_watched(olga, admin, number)
+    olga.send_line("боты 1")
+    await olga.expect("За стол садится 1 бот")
+    admin.send_line(f"watch {number}")
+    await admin.expect("Вы смотрите")
+    olga.send_line("начать")
+    await olga.expect(re.compile(r"Раунд 1 "), timeout=10)
     olga.send_line("встать")  # a bot plays her seat to the end
     await admin.expect(re.compile(rf"Игра за столом {number} окончена"), timeout=20)
     admin.send_line("rename Ольга Оля")
@@ -124,27 +124,8 @@ async def test_rename_and_delete(server_factory):
     olga = await log_in(srv.telnet_port, "Оля", create=False)
     assert "Добро пожаловать" in olga.text
 
-    # Delete: asked first; `да` confirms. A player at a running table: a bot takes the seat.
-    victim = await connect(srv.ssh_port, "Жертва", password="secret1")
-    await victim.expect("Жертва")
-    number = await open_table(victim, "открыть торги rounds=3 seconds=600")
-    await start_watched(victim, other, number)
-    admin.send_line("yes")
-    await admin.expect("Подтверждать нечего")
-    admin.send_line("удалить Жертва")
-    await admin.expect("Удалить учётную запись Жертвы навсегда? Наберите «удалить Жертва» ещё раз или «да» за 30 секунд.")
-    admin.send_line("да")
-    await victim.expect("Админ удаляет вашу учётную запись.")
-    await victim.wait_closed()
-    await admin.expect("Учётная запись Жертвы удалена.")
-    await other.expect("Учётной записи Жертвы больше нет: это место до конца игры занимает бот.")
-    await other.expect(re.compile(rf"Игра за столом {number} окончена"), timeout=20)
-    other.send_line("look")
-    await other.expect("Жертва (бот)")
-    again = await log_in(srv.telnet_port, "Жертва")  # the name is free: a new account takes it
-    assert "Имя Жертва свободно: заведём вам учётную запись." in again.text
-
-    # Typing the command again confirms it too (here in English, over the open table's seat).
+    # Delete, confirmed by typing the command again (in English here): a seat at an open table
+    # is given up, the login history goes.
     spare = await log_in(srv.telnet_port, "Лишний")
     await open_table(spare, "open bids")
     admin.send_line("lang en")
@@ -154,11 +135,46 @@ async def test_rename_and_delete(server_factory):
     admin.send_line("delete Лишний")
     await spare.expect("Админ удаляет вашу учётную запись")
     await admin.expect("The account Лишний is deleted.")
-    admin.send_line("где Лишний")  # its login history went with it
+    admin.send_line("где Лишний")
     await admin.expect("Nobody is called Лишний.")
-    for client in (admin, olga, other, spare, again):
+    admin.send_line("язык ru")
+    await admin.expect("Язык: русский")
+
+    # `да` confirms. A player at a running table: a bot takes the seat for good, across a restart.
+    victim = await connect(srv.ssh_port, "Жертва", password="secret1")
+    await victim.expect("Жертва")
+    number = await open_table(victim, "открыть торги rounds=3 seconds=600")
+    other.send_line(f"сесть {number}")
+    await other.expect("Вы садитесь")
+    victim.send_line("начать")
+    await other.expect(re.compile(r"Раунд 1 "), timeout=10)
+    admin.send_line("yes")
+    await admin.expect("Подтверждать нечего")
+    admin.send_line("удалить Жертва")
+    await admin.expect("Удалить учётную запись Жертвы навсегда? Наберите «удалить Жертва» ещё раз или «да» за 30 секунд.")
+    admin.send_line("да")
+    await victim.expect("Админ удаляет вашу учётную запись.")
+    await victim.wait_closed()
+    await admin.expect("Учётная запись Жертвы удалена.")
+    await other.expect("Учётной записи Жертвы больше нет: это место до конца игры занимает бот.")
+    await other.expect("Жертва делает тайную ставку")  # the bot plays; the game waits for Boris
+    for client in (admin, olga, other, spare):
         await client.close()
+    assert srv.terminate() == 0
     assert_audited(srv.log(), "rename", "delete")
+
+    srv = server_factory(ADMIN + "\n[games.bids]\nseconds = 1", data_dir=srv.data_dir)
+    admin = await log_in(srv.telnet_port, "Админ", create=False)
+    admin.send_line(f"watch {number}")
+    await admin.expect("Вы смотрите")
+    await admin.expect("Жертва (бот)")
+    other = await log_in(srv.telnet_port, "Boris", create=False)
+    other.send_line("встать")  # a bot for him too: the restored game plays to its end
+    await admin.expect(re.compile(rf"Игра за столом {number} окончена"), timeout=20)
+    again = await log_in(srv.telnet_port, "Жертва")  # the name is free: a new account takes it
+    assert "Имя Жертва свободно: заведём вам учётную запись." in again.text
+    for client in (admin, other, again):
+        await client.close()
 
 
 def assert_audited(log: str, *events: str) -> None:

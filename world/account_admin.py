@@ -86,22 +86,26 @@ async def delete(world: Any, account: Account) -> list[int]:
     level = str(world.config.section("tables")["bot_level"])
     for table in _tables(world):
         number = table.seat_of(account.id)
-        if manager.table_of(account.id) is table and (number is None or table.state_name == "open"):
-            await manager.leave(account)  # a watcher goes; a seat at an open table is given up
-            continue
+        if manager.table_of(account.id) is table and not (table.running and number is not None):
+            # As `leave`: a watcher goes, a seat at an open table is given up, and from a
+            # finished (or broken) table one just gets up, the seat staying its history.
+            await manager.leave(account)
+            number = table.seat_of(account.id)
         if number is None:
             continue
         seat = table.seats[number]
-        if table.state_name == "running":
+        if table.running:
             await Seat.filter(table_id=table.number, number=number).update(account_id=None, bot_level=level)
             seat.bot_level, seat.autopilot = level, False
             world.broadcast(table.room, msg("account_admin.bot_takes_seat", name=seat.name))
             taken_over.append(table.number)
             if table.runner is not None:
                 table.runner.poke()
-        seat.account_id = None  # a finished or broken table: its seat is history, now unlinked
+        seat.account_id = None  # the seat keeps its name; only the link to the account goes
         if manager.at_table.get(account.id) == table.number:
             manager.at_table.pop(account.id, None)
+    if manager is not None:
+        manager.announce_tables()  # GMCP clients see the seat's new bot
     async with transaction():
         await Seat.filter(account_id=account.id).update(account_id=None)
         for model in (LoginRecord, SshKey, InboxItem):
