@@ -113,6 +113,7 @@ async def test_rename_and_delete(server_factory):
     await olga.expect(re.compile(r"Раунд 1 "), timeout=10)
     olga.send_line("встать")  # a bot plays her seat to the end
     await admin.expect(re.compile(rf"Игра за столом {number} окончена"), timeout=20)
+    mastered = await open_table(other, "открыть торги master=Ольга")
     admin.send_line("rename Ольга Оля")
     await admin.expect("Ольга теперь зовётся Оля.")
     await olga.expect("Админ переименовывает вас: теперь ваше имя Оля.")
@@ -123,6 +124,10 @@ async def test_rename_and_delete(server_factory):
     await olga.close()
     olga = await log_in(srv.telnet_port, "Оля", create=False)
     assert "Добро пожаловать" in olga.text
+    olga.send_line(f"мастер {mastered}")  # the table that named her its Master still does
+    await olga.expect(f"Вы — Мастер стола {mastered}")
+    other.send_line("встать")
+    await other.expect("встаёте из-за стола")
 
     # Delete, confirmed by typing the command again (in English here): a seat at an open table
     # is given up, the login history goes.

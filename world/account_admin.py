@@ -6,7 +6,8 @@ read as before; a deleted account's seats only lose their link (account_id becom
 
 - Rename is refused while the account sits at an open or running table: the game's seats and
   host carry the name it started with, and a game's text must not change mid-way. Its name bans
-  move to the new name (a rename is no way out of a ban).
+  move to the new name (a rename is no way out of a ban), and so does an unfinished table's
+  appointment of it as the observer Master (`open ... master=NAME`).
 - Delete: at an open table the player gets up (as `leave`); at a running one a bot of the
   server's level takes the seat for good under the same name (as when a player leaves, except
   that nobody can come back to it), so the game goes on and restarts restore it as a bot seat.
@@ -21,7 +22,7 @@ from tortoise.exceptions import IntegrityError
 from . import accounts
 from .db import transaction
 from .messages import msg
-from .models import Account, Ban, InboxItem, LoginRecord, Seat, SshKey
+from .models import Account, Ban, GameTable, InboxItem, LoginRecord, Seat, SshKey
 
 UNFINISHED = ("open", "running")
 
@@ -66,13 +67,20 @@ async def rename(world: Any, account: Account, new: str) -> str:
     if table is not None:
         raise Refusal("rename.at_table", {"name": account.name, "number": table.number})
     old, old_key, new_key = account.name, account.name_key, accounts.name_key(new)
+    # A table yet to be played that named them its Master (`open ... master=NAME`) keeps them.
+    mastered = [t for t in _tables(world) if t.state_name in UNFINISHED and t.master_name
+                and accounts.name_key(t.master_name) == old_key]
     try:
         async with transaction():
             await Account.filter(id=account.id).update(name=new, name_key=new_key)
             if new_key != old_key:
                 await Ban.filter(name_key=old_key).update(name_key=new_key)
+            if mastered:
+                await GameTable.filter(id__in=[t.number for t in mastered]).update(master=new)
     except IntegrityError:  # taken meanwhile by a new account
         raise Refusal("rename.taken", {"name": new}) from None
+    for table in mastered:
+        table.master_name = new
     for live in {id(a): a for a in (account, world.accounts.get(account.id)) if a is not None}.values():
         live.name, live.name_key = new, new_key
     return old
