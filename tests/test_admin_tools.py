@@ -118,7 +118,7 @@ async def test_rename_and_delete(server_factory):
     await admin.expect("Ольга теперь зовётся Оля.")
     await olga.expect("Админ переименовывает вас: теперь ваше имя Оля.")
     admin.send_line("look")  # the finished table keeps the name its game was played under
-    await admin.expect(re.compile(rf"Ольга, Бот-\w+"))
+    await admin.expect(re.compile(r"Ольга, Бот-\w+"))
     admin.send_line("who")
     await admin.expect(re.compile(r"Оля\s"))
     await olga.close()
