@@ -6,7 +6,7 @@ import logging
 import signal
 from typing import Any
 
-from world import accounts, db, log_redact, login_guard, logins
+from world import accounts, db, log_redact, login_guard, login_history, logins
 from world.best_effort import best_effort
 from world.hub import World
 from world.messages import msg
@@ -132,6 +132,8 @@ class App:
             account.encoding = session.encoding
         with best_effort("the login of %s", account.name):  # a login can live without it
             await account.save(update_fields=["last_login", "encoding"])
+        with best_effort("the login history of %s", account.name):  # for the admin's `where NAME`
+            await login_history.record(account, session.kind, session.address)
         session.account = account
         session.apply_account_settings(account)
         session.login_state = "ready"

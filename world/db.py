@@ -65,6 +65,7 @@ ADDED_COLUMNS = [
     ("game_table", "master", "VARCHAR(32)"),
     ("game_table", "previous", "INTEGER"),
     ("account", "autopass", "VARCHAR(8)"),
+    ("ban", "reason", "VARCHAR(200)"),
 ]
 
 
