@@ -7,6 +7,7 @@ import signal
 from typing import Any
 
 from world import accounts, db, log_redact, login_guard, logins
+from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.hub import World
 from world.messages import msg
@@ -113,7 +114,7 @@ class App:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
-            await session.close(msg("login.banned"))
+            await session.close(ban_notice(ban))
             return
         account.last_login = accounts.now()
         if session.encoding_known and account.encoding != session.encoding:
