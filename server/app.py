@@ -7,6 +7,7 @@ import signal
 from typing import Any
 
 from world import accounts, db, log_redact, login_guard, login_history, logins
+from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.hub import World
 from world.messages import msg
@@ -124,7 +125,7 @@ class App:
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
             self.world.meters.login_refused(session.kind, "login.banned")
-            await session.close(msg("login.banned"))
+            await session.close(ban_notice(ban))
             return
         self.world.meters.login(session.kind)
         account.last_login = accounts.now()

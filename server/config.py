@@ -32,6 +32,7 @@ DEFAULTS: dict[str, Any] = {
         "new_accounts_per_address": 3,
         "new_accounts_window": 3600,
         "new_accounts_exempt": ["127.0.0.1", "::1"],
+        "reset_code_hours": 24,  # how long a `resetpass` code works
         # argon2id (OWASP's first choice; see docs/decisions.md "Logins"): KiB, passes, lanes.
         "argon2_memory": 19456,
         "argon2_time": 2,

@@ -77,6 +77,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "new_accounts_window": Rule("number", 0, 365 * DAY),
         "new_accounts_exempt": Rule("addresses"),
         "login_forget": Rule("number", 0, 365 * DAY),
+        "reset_code_hours": Rule("number", 0.01, 24 * 365),
         # argon2id (world/login_guard.py Hasher): KiB, passes, lanes. libargon2 wants at least 8 KiB
         # a lane (check_together); above 4 GiB or 100 passes a login would take its memory or
         # seconds of CPU for every password check.

@@ -138,3 +138,20 @@ class ActionLogEntry(Model):
     class Meta:
         table = "action_log"
         unique_together = (("table", "step"),)
+
+
+class PasswordReset(Model):
+    """A one-time code an admin gave out (`resetpass`), kept only as its argon2 hash. A new code
+    for the account deletes the older ones; a used one stays (with ``used_at``) so that typing it
+    again is told apart from a wrong password."""
+
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="password_resets", on_delete=fields.CASCADE)
+    code_hash = fields.CharField(max_length=255)
+    by = fields.CharField(max_length=32, default="")
+    expires_at = fields.DatetimeField()
+    used_at = fields.DatetimeField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "password_reset"
