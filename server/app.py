@@ -7,6 +7,7 @@ import signal
 from typing import Any
 
 from world import accounts, db, log_redact, login_guard, logins
+from world import schema
 from world.best_effort import best_effort
 from world.hub import World
 from world.messages import msg
@@ -64,7 +65,8 @@ class App:
         self.telnet_sockets = listener.bind(host, int(cfg.server["telnet_port"]), "telnet", self.accept_trouble)
         self.ssh_sockets = listener.bind(host, int(cfg.server["ssh_port"]), "ssh", self.accept_trouble)
         # tortoise keeps its state in a context variable: init before the servers exist.
-        await startup.open_database(cfg.database_url, in_data_dir=not cfg.server.get("database_url"))
+        # Its line is logged with the listening ones: a start that fails says only why.
+        migrated = await startup.open_database(cfg.database_url, in_data_dir=not cfg.server.get("database_url"))
         from .ssh import host_key, start_ssh
         from .telnet import start_telnet
 
@@ -80,6 +82,7 @@ class App:
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
+        schema.report(migrated)
         # A line tests and scripts can wait for.
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}", flush=True)
 

@@ -25,7 +25,7 @@ from .startup import StartupError, one_line
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 # Modules with a `register(subparsers)` function, one per subcommand besides `serve`.
-SUBCOMMANDS: list[str] = []
+SUBCOMMANDS: list[str] = ["cli_migrate"]
 
 
 class OneLineParser(argparse.ArgumentParser):
