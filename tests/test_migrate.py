@@ -20,6 +20,8 @@ from tests.telnet_client import log_in
 
 DATA = Path(__file__).parent / "data"
 APPLIED = "database schema migrated: applied 0001_initial, 0002_added_columns"
+ADOPTED = ("database schema migrated: applied 0001_initial (recorded: the tables of an earlier version were "
+           "there), 0002_added_columns")
 NOTHING = "database schema is current: no migrations pending"
 # The columns the old server added at start (ADDED_COLUMNS), which 0002 adds where they are missing.
 ADDED = {"game_table": {"paused_seconds", "master", "previous"}, "account": {"autopass"}}
@@ -101,7 +103,7 @@ async def test_pre_migration_sqlite_database_is_adopted_and_its_table_finishes(s
     path = load_sqlite(data)
     before = sqlite_contents(path)
     anna_bid = before["action_log"][-1][3]
-    assert korchma("migrate", "--data-dir", str(data)) == APPLIED
+    assert korchma("migrate", "--data-dir", str(data)) == ADOPTED
     assert korchma("migrate", "--data-dir", str(data)) == NOTHING  # and again: nothing to do
     assert sqlite_contents(path) == before  # not a row lost or changed
     srv = server_factory(BIDS, data_dir=data)
@@ -116,7 +118,7 @@ def test_older_sqlite_databases_get_the_columns_they_lack(tmp_path):
     path = load_sqlite(data, (("game_table", "paused_seconds"), ("game_table", "master"),
                               ("game_table", "previous"), ("account", "autopass")))
     before = sqlite_contents(path)
-    assert korchma("migrate", "--data-dir", str(data)) == APPLIED
+    assert korchma("migrate", "--data-dir", str(data)) == ADOPTED
     for table, added in ADDED.items():
         assert added <= columns(path, table)
     after = sqlite_contents(path)
@@ -192,6 +194,24 @@ async def test_every_way_to_the_schema_makes_the_same_tables(tmp_path):
     assert await made(load_sqlite(tmp_path / "old", (("account", "autopass"),)), one_by_one=False) == at_once
 
 
+async def test_a_database_a_newer_version_migrated_is_said_so(tmp_path, caplog):
+    # Korchma rolled back to an older version: it runs on (new columns are nullable), and warns.
+    from world import db
+
+    path = tmp_path / "k.sqlite3"
+    assert await db.init(f"sqlite://{path}") == ["0001_initial", "0002_added_columns"]
+    await db.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO tortoise_migrations (app, name, applied_at) VALUES ('models', '0099_future', ?)",
+                     [str(datetime.now(timezone.utc))])
+    conn.close()
+    caplog.set_level("WARNING", logger="korchma.db")
+    assert await db.init(f"sqlite://{path}") == []
+    await db.close()
+    assert [r.getMessage() for r in caplog.records if r.name == "korchma.db"] == [
+        "the database has migrations this version does not know (0099_future): it was upgraded by a newer Korchma"]
+
+
 async def test_pre_migration_postgres_database_is_adopted_and_its_table_finishes(server_factory, pg_database,
                                                                                 tmp_path):
     conn = await asyncpg.connect(pg_database)
@@ -208,7 +228,7 @@ async def test_pre_migration_postgres_database_is_adopted_and_its_table_finishes
         await conn.close()
     # Here `serve` adopts it at start, and logs which migrations it applied.
     srv = server_factory(f'[server]\ndatabase_url = "{pg_database}"\n{BIDS}', data_dir=tmp_path / "data")
-    assert APPLIED in srv.log_path.read_text()
+    assert ADOPTED in srv.log_path.read_text()
     await resume_and_finish(srv, int(anna_bid))
     assert korchma("migrate", "--database-url", pg_database) == NOTHING
     conn = await asyncpg.connect(pg_database)
