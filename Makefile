@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # setup.py compiles these (Cython) at install: an edit reinstalls, so `make test` runs it compiled.
 COMPILED := games/coup/engine.py games/coup/bot.py
 
-.PHONY: run test bench setup clean precompile
+.PHONY: run test bench setup clean precompile migration
 
 $(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -38,6 +38,12 @@ bench: $(STAMP)
 	$(BIN)/python bench/logins.py
 	$(BIN)/python bench/text_bench.py
 	$(BIN)/python bench/table_output_bench.py
+
+# The next schema migration, after a change to world/models.py: `make migration NAME=add_x` writes
+# world/migrations/NNNN_add_x.py with tortoise's makemigrations (docs/migrations.md).
+migration: $(STAMP)
+	@test -n "$(NAME)" || { echo "usage: make migration NAME=what_changed" >&2; exit 2; }
+	$(BIN)/tortoise makemigrations -n $(NAME)
 
 # Never data/: it holds the database and the SSH host key (README, "Two commands").
 clean:

@@ -6,7 +6,7 @@ import logging
 import signal
 from typing import Any
 
-from world import accounts, db, log_redact, login_guard, login_history, logins
+from world import accounts, db, log_redact, login_guard, login_history, logins, schema
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.hub import World
@@ -68,7 +68,8 @@ class App:
         self.ssh_sockets = listener.bind(host, int(cfg.server["ssh_port"]), "ssh", self.accept_trouble)
         self.metrics = open_metrics(self.world, cfg)
         # tortoise keeps its state in a context variable: init before the servers exist.
-        await startup.open_database(cfg.database_url, in_data_dir=not cfg.server.get("database_url"))
+        # Its line is logged with the listening ones: a start that fails says only why.
+        migrated = await startup.open_database(cfg.database_url, in_data_dir=not cfg.server.get("database_url"))
         from .ssh import host_key, start_ssh
         from .telnet import start_telnet
 
@@ -84,6 +85,7 @@ class App:
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
+        schema.report(migrated)
         if self.metrics:
             self.metrics.start()
         metrics_port = self.metrics.port if self.metrics else None

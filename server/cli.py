@@ -25,7 +25,7 @@ from .startup import StartupError, one_line
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 # Modules with a `register(subparsers)` function, one per subcommand besides `serve`.
-SUBCOMMANDS: list[str] = ["cli_status"]
+SUBCOMMANDS: list[str] = ["cli_migrate", "cli_status"]
 
 
 class OneLineParser(argparse.ArgumentParser):

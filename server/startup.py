@@ -113,21 +113,32 @@ async def _write_check() -> None:
                               "INSERT INTO korchma_write_check VALUES (1); ROLLBACK;")
 
 
-async def open_database(url: str, in_data_dir: bool = False) -> None:
-    """db.init with a deadline and a write check; any failure becomes a StartupError.
+async def open_database(url: str, in_data_dir: bool = False) -> list[str]:
+    """db.init with a deadline and a write check, then the pending schema migrations; any failure
+    becomes a StartupError. Returns the names of the migrations applied (world.schema.report
+    says them).
     ``in_data_dir``: the URL is the default SQLite file in server.data_dir (which the hint names)."""
-    from world import db
+    from world import db, schema
 
     try:
         # asyncio.timeout, not wait_for: tortoise keeps its state in a context variable, and
         # wait_for (Python 3.11) would run the init in a task of its own, with its own context.
         async with asyncio.timeout(DB_CONNECT_TIMEOUT):
-            await db.init(url)
+            await db.init(url, migrate=False)
             await _write_check()
     except asyncio.CancelledError:
         raise
     except Exception as err:
         raise StartupError(_database_problem(url, err, in_data_dir)) from err
+    # Outside the connect deadline: a migration of a big database may take its time.
+    try:
+        applied = await schema.migrate()
+    except asyncio.CancelledError:
+        raise
+    except Exception as err:
+        raise StartupError(f"database {redact_url(url)}: schema migration failed ({one_line(err)}); "
+                           "see docs/migrations.md") from err
+    return applied
 
 
 def wait_for_database_threads(timeout: float = 5.0) -> None:

@@ -274,33 +274,6 @@ def test_creation_limit_window_and_exempt_addresses():
     assert CreationLimit(per_address=0).wait_left("10.0.0.1") == 0  # 0: no limit
 
 
-def test_added_columns_reach_an_older_database(tmp_path):
-    """A database made before a column existed gets it at the next start (world/db.py)."""
-    import sqlite3
-    import subprocess
-    import sys
-
-    path = tmp_path / "k.sqlite3"
-    script = (
-        "import asyncio, sys\n"
-        "from world import db\n"
-        "async def main():\n"
-        f"    await db.init('sqlite://{path}')\n"
-        "    from world.models import GameTable\n"
-        "    await GameTable.create(game='coup', host='x', seats_total=2, paused_seconds=2.5)\n"
-        "    print(sorted({t.paused_seconds for t in await GameTable.all()}, key=str))\n"
-        "    await db.close()\n"
-        "asyncio.run(main())\n")
-    root = str(__import__("pathlib").Path(__file__).resolve().parent.parent)
-    run = lambda: subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True)
-    run()
-    conn = sqlite3.connect(path)
-    conn.execute("ALTER TABLE game_table DROP COLUMN paused_seconds")  # as an older version made it
-    conn.commit()
-    conn.close()
-    assert run().stdout.strip() == "[2.5, None]"
-
-
 def test_time_spans_read_as_words():
     from world.i18n import format_span, t
 

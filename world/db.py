@@ -21,7 +21,8 @@ from tortoise.exceptions import DBConnectionError, OperationalError, Transaction
 from tortoise.exceptions import IntegrityError, NoValuesFetched, NotExistOrMultiple
 from tortoise.transactions import in_transaction
 
-from . import meters
+from . import meters, schema
+from .schema import MODELS
 
 log = logging.getLogger("korchma.db")
 
@@ -46,7 +47,6 @@ _POSTGRES_STORAGE_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.PostgresSystemError, asyncpg.ReadOnlySQLTransactionError, asyncpg.TransactionRollbackError,
     asyncpg.LockNotAvailableError)
 
-MODELS = ["world.models"]
 
 
 def _sqlite_pragmas(url: str) -> str:
@@ -55,18 +55,6 @@ def _sqlite_pragmas(url: str) -> str:
     if url.startswith("sqlite://") and "?" not in url:
         return url + "?journal_mode=WAL&synchronous=FULL"
     return url
-
-
-# Columns added after the first release. generate_schemas(safe=True) creates missing tables but
-# never touches existing ones, so a database made by an older version gets these added here
-# (nullable, so old rows stay valid). Append, never edit: (table, column, SQL type).
-ADDED_COLUMNS = [
-    ("game_table", "paused_seconds", "DOUBLE PRECISION"),
-    ("game_table", "master", "VARCHAR(32)"),
-    ("game_table", "previous", "INTEGER"),
-    ("account", "autopass", "VARCHAR(8)"),
-    ("ban", "reason", "VARCHAR(200)"),
-]
 
 
 def is_storage_failure(exc: BaseException) -> bool:
@@ -107,26 +95,13 @@ def _driver_storage_failure(exc: BaseException) -> bool:
     return isinstance(exc, OSError)  # refused or reset while the pool reconnects, a timeout
 
 
-async def init(url: str, generate: bool = True) -> None:
+async def init(url: str, migrate: bool = True) -> list[str]:
+    """Connect; with ``migrate``, apply the pending schema migrations (world/schema.py) and
+    return their names (empty when the schema was current)."""
     await Tortoise.init(db_url=_sqlite_pragmas(url), modules={"models": MODELS})
-    if generate:
-        await Tortoise.generate_schemas(safe=True)
-        await add_missing_columns()
-
-
-async def add_missing_columns() -> None:
-    conn = Tortoise.get_connection("default")
-    sqlite = conn.capabilities.dialect == "sqlite"
-    for table, column, sql_type in ADDED_COLUMNS:
-        if sqlite:
-            _, rows = await conn.execute_query(f'PRAGMA table_info("{table}")')
-            present = {row["name"] for row in rows}
-        else:
-            _, rows = await conn.execute_query(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = $1", [table])
-            present = {row["column_name"] for row in rows}
-        if column not in present:
-            await conn.execute_script(f'ALTER TABLE "{table}" ADD COLUMN "{column}" {sql_type} NULL')
+    if not migrate:
+        return []
+    return await schema.migrate()
 
 
 @asynccontextmanager
