@@ -19,9 +19,11 @@ from tests.ssh_client import connect
 from tests.telnet_client import log_in
 
 DATA = Path(__file__).parent / "data"
-APPLIED = "database schema migrated: applied 0001_initial, 0002_added_columns"
+# Every migration in the repository, in order (a new one joins these lines by itself).
+MIGRATIONS = sorted(p.stem for p in (Path(__file__).parents[1] / "world" / "migrations").glob("[0-9]*.py"))
+APPLIED = "database schema migrated: applied " + ", ".join(MIGRATIONS)
 ADOPTED = ("database schema migrated: applied 0001_initial (recorded: the tables of an earlier version were "
-           "there), 0002_added_columns")
+           "there), " + ", ".join(MIGRATIONS[1:]))
 NOTHING = "database schema is current: no migrations pending"
 # The columns the old server added at start (ADDED_COLUMNS), which 0002 adds where they are missing.
 ADDED = {"game_table": {"paused_seconds", "master", "previous"}, "account": {"autopass"}}
@@ -189,7 +191,8 @@ async def test_every_way_to_the_schema_makes_the_same_tables(tmp_path):
         return sqlite_schema(path)
 
     at_once = await made(tmp_path / "new.sqlite3", one_by_one=False)
-    assert set(at_once) == {"account", "ssh_key", "inbox_item", "ban", "game_table", "seat", "action_log"}
+    assert set(at_once) == {"account", "ssh_key", "inbox_item", "ban", "game_table", "seat", "action_log",
+                            "login_record", "password_reset"}
     assert await made(tmp_path / "steps.sqlite3", one_by_one=True) == at_once
     assert await made(load_sqlite(tmp_path / "old", (("account", "autopass"),)), one_by_one=False) == at_once
 
@@ -199,7 +202,7 @@ async def test_a_database_a_newer_version_migrated_is_said_so(tmp_path, caplog):
     from world import db
 
     path = tmp_path / "k.sqlite3"
-    assert await db.init(f"sqlite://{path}") == ["0001_initial", "0002_added_columns"]
+    assert await db.init(f"sqlite://{path}") == MIGRATIONS
     await db.close()
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO tortoise_migrations (app, name, applied_at) VALUES ('models', '0099_future', ?)",
