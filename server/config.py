@@ -18,6 +18,7 @@ DEFAULTS: dict[str, Any] = {
         "host_key": "ssh_host_ed25519_key",
         "default_language": "ru",
         "negotiation_wait": 1.0,
+        "motd": "",
     },
     "accounts": {
         "admins": [],
@@ -54,6 +55,13 @@ DEFAULTS: dict[str, Any] = {
         "bot_delay": 1.0,
         "answer_guard": 1.5,
         "autopass_smart_seconds": 4,
+    },
+    "log": {
+        "level": "INFO",
+        "console": "stderr",
+        "file": "",
+        "max_bytes": 10 * 1024 * 1024,
+        "backups": 5,
     },
     "games": {"bids": {"rounds": 5, "seconds": 30}, "coup": {"turn": 60, "reaction": 20}},
 }

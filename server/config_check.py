@@ -64,6 +64,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "host_key": Rule("text", nonempty=True),
         "default_language": Rule("text", choices=("@languages",)),
         "negotiation_wait": Rule("number", 0, 60),
+        "motd": Rule("text"),
     },
     "accounts": {
         "admins": Rule("texts"),
@@ -103,6 +104,14 @@ RULES: dict[str, dict[str, Rule]] = {
         "bot_delay": Rule("number", 0, 3600),
         "answer_guard": Rule("number", 0, 60),
         "autopass_smart_seconds": Rule("number", 0, 3600),
+    },
+    "log": {
+        "level": Rule("text", choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),
+        "console": Rule("text", choices=("stderr", "stdout", "off")),
+        "file": Rule("text"),
+        # 0: never rotate (the file grows; for a host whose logrotate moves it, SIGHUP reopens it).
+        "max_bytes": Rule("int", 0, 1 << 40),
+        "backups": Rule("int", 0, 1000),
     },
 }
 #: Command-line flags of `korchma serve` and the [server] keys they set.
