@@ -5,6 +5,7 @@ import ipaddress
 from datetime import timedelta
 
 from world import accounts
+from world.audit import audit
 from world.messages import msg
 from world.models import Account, Ban
 
@@ -50,6 +51,7 @@ async def kick(ctx: Ctx) -> None:
     _protect(ctx, target)
     if not await _drop(ctx, target.id, msg("mod.kicked_you", by=ctx.account.name)):
         raise CommandError("mod.not_online", name=target.name)
+    audit("kick", by=ctx.account.name, name=target.name)
     ctx.reply("mod.kicked", name=target.name)
 
 
@@ -62,6 +64,7 @@ async def ban(ctx: Ctx) -> None:
     until = accounts.now() + length if length else None
     if _is_address(who):
         await Ban.create(address=who, until=until, by=ctx.account.name)
+        audit("ban", by=ctx.account.name, address=who, until=until.isoformat() if until else "never")
         for session in [s for s in ctx.world.sessions if s.address == who]:
             await session.close(msg("login.banned"))
         if until is None:
@@ -72,6 +75,7 @@ async def ban(ctx: Ctx) -> None:
     target = await find_account(ctx, who)
     _protect(ctx, target)
     await Ban.create(name_key=target.name_key, until=until, by=ctx.account.name)
+    audit("ban", by=ctx.account.name, name=target.name, until=until.isoformat() if until else "never")
     await _drop(ctx, target.id, msg("login.banned"))
     if until is None:
         ctx.reply("mod.banned_forever", name=target.name)
@@ -88,6 +92,8 @@ async def unban(ctx: Ctx) -> None:
         removed = await Ban.filter(address=who).delete()
     else:
         removed = await accounts.lift_name_bans(who)
+    if removed:
+        audit("unban", by=ctx.account.name, **{"address" if _is_address(who) else "name": who})
     ctx.reply("mod.unbanned" if removed else "mod.no_ban", name=who)
 
 
@@ -100,6 +106,7 @@ async def mute(ctx: Ctx) -> None:
     length = _duration(ctx, ctx.args[1] if len(ctx.args) > 1 else "10m")
     target.muted_until = accounts.now() + length
     await target.save(update_fields=["muted_until"])
+    audit("mute", by=ctx.account.name, name=target.name, until=target.muted_until.isoformat())
     live = ctx.world.accounts.get(target.id)
     if live is not None and live is not target:
         live.muted_until = target.muted_until
@@ -115,6 +122,7 @@ async def unmute(ctx: Ctx) -> None:
     target = await find_account(ctx, ctx.args[0])
     target.muted_until = None
     await target.save(update_fields=["muted_until"])
+    audit("unmute", by=ctx.account.name, name=target.name)
     live = ctx.world.accounts.get(target.id)
     if live is not None:
         live.muted_until = None
@@ -136,8 +144,9 @@ async def role(ctx: Ctx) -> None:
     if target.role == "admin":
         raise CommandError("mod.admin_from_config", name=target.name)
     new = {"игрок": "player", "модератор": "moderator"}.get(ctx.args[1].lower(), ctx.args[1].lower())
-    target.role = new
+    old, target.role = target.role, new
     await target.save(update_fields=["role"])
+    audit("role", by=ctx.account.name, name=target.name, old=old, new=new)
     live = ctx.world.accounts.get(target.id)
     if live is not None:
         live.role = new

@@ -333,7 +333,7 @@ class Session:
     async def _login_password(self, line: str) -> None:
         self.set_echo(True)
         self.login_state = "name"  # whatever happens now, the next line is a name again
-        outcome = await self.app.logins.log_in(self.pending_name, self.address, line)
+        outcome = await self.app.logins.log_in(self.pending_name, self.address, line, door=self.kind)
         if self._refused(outcome):
             return
         assert outcome.account is not None
@@ -371,12 +371,12 @@ class Session:
         self.pending_password = ""
         self.login_state = "name"
         outcome = await self.app.logins.create(name, self.address, password, self.lang,
-                                               self.encoding if self.encoding_known else None)
+                                               self.encoding if self.encoding_known else None, door=self.kind)
         if self._refused(outcome):
             return
         assert outcome.account is not None
         self.send("login.created", name=outcome.account.name)
-        await self.app.logged_in(self, outcome.account)
+        await self.app.logged_in(self, outcome.account, method="new")
 
     def set_encoding(self, encoding: str) -> None:
         self.encoding = encoding

@@ -14,6 +14,7 @@ import asyncssh
 
 from world import accounts
 from world.addresses import normalize_address
+from world.audit import audit
 from world.best_effort import best_effort
 from world.i18n import strip_marks, t
 from world.log_redact import secret_scope
@@ -114,9 +115,11 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         name = username.strip()
         self.account, self.key_blobs, self.refused = None, set(), False
         if self._throttled(name):
+            audit("login_failed", door="ssh", address=self.address, name=name, reason="wait")
             self.refused = True
             return True
         if await accounts.active_ban(name, self.address):
+            audit("login_failed", door="ssh", address=self.address, name=name, reason="banned")
             self._banner("login.banned")
             self.refused = True
             return True
@@ -150,7 +153,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
                 return False
             try:
                 with best_effort("the SSH login of %r", name) as attempt:
-                    outcome = await self.app.logins.log_in(name, self.address, password,
+                    outcome = await self.app.logins.log_in(name, self.address, password, door="ssh",
                                                            create_lang=self.app.config.server["default_language"])
             except Exception:
                 log.exception("SSH password login of %r failed", name)
@@ -177,10 +180,11 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         if self.account is not None:
             if not self.by_password:  # a key login (a password login has cleared them already)
                 self.failures = self.app.throttle.succeeded(self.account.name, self.address)
-            log.info("SSH login: %s from %s%s", self.account.name, self.address,
-                     " (new account)" if self.created else "")
 
     def session_requested(self) -> Any:
         assert self.account is not None
         created, self.created = self.created, False
-        return self.session_factory(self.app, self.address, self.account, created, self.failures)
+        session = self.session_factory(self.app, self.address, self.account, created, self.failures)
+        if not created and not self.by_password:
+            session.login_method = "key"
+        return session
