@@ -116,7 +116,7 @@ class App:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
-            audit("login_failed", door=session.kind, address=session.address, name=account.name, reason="banned")
+            self.logins.failed.record(session.kind, session.address, account.name, "banned")
             await session.close(msg("login.banned"))
             return
         audit("login", door=session.kind, address=session.address, name=account.name, method=method)

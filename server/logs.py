@@ -126,8 +126,6 @@ class Logs:
             if old is not None:
                 root.removeHandler(old)
                 old.close()
-        for stale in list(root.handlers):  # a basicConfig made before (tests, python -m) goes
-            root.removeHandler(stale)
         section = cfg.section("log")
         where = str(section.get("console", "stderr"))
         self.console = None

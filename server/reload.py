@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from world import accounts
 from world.addresses import AddressSet
@@ -30,9 +30,6 @@ from world.messages import msg
 from . import logs
 from .config import Config
 from .startup import StartupError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .app import App
 
 log = logging.getLogger("korchma.reload")
 
@@ -90,7 +87,8 @@ def _put(raw: dict[str, Any], dotted: str, value: Any) -> None:
 class Reloader:
     """Reload ``app``'s configuration with ``load_again`` (server/cli.py: the start's files and flags)."""
 
-    def __init__(self, app: "App", load_again: Callable[[], Config]) -> None:
+    def __init__(self, app: Any, load_again: Callable[[], Config]) -> None:
+        """``app``: server/app.py App (not imported: it imports this module)."""
         self.app, self.load_again = app, load_again
         self.lock = asyncio.Lock()  # two quick SIGHUPs: one reload after the other
         self.tasks: set[asyncio.Task] = set()
@@ -143,7 +141,8 @@ class Reloader:
         checks.per_address, checks.queue_max = int(acc["checks_per_address"]), int(acc["checks_queued_max"])
         checks.exempt = AddressSet(acc["checks_exempt"])
         creations = app.creations
-        creations.per_address, creations.window = int(acc["new_accounts_per_address"]), float(acc["new_accounts_window"])
+        creations.per_address = int(acc["new_accounts_per_address"])
+        creations.window = float(acc["new_accounts_window"])
         creations.exempt = AddressSet(acc["new_accounts_exempt"])
         app.connections.per_address = max(0, int(limits["connections_per_address"]))
         app.connections.exempt = AddressSet(limits["connections_exempt"])

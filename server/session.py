@@ -303,11 +303,13 @@ class Session:
             return
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
+            self.app.logins.failed.record(self.kind, self.address, name, "wait")
             self.send("login.wait", seconds=int(wait) + 1)
             self.send("login.ask_name")
             return
         ban = await accounts.active_ban(name, self.address)
         if ban:
+            self.app.logins.failed.record(self.kind, self.address, name, "banned")
             await self.close(msg("login.banned"))
             return
         self.pending_name = name

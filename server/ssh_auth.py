@@ -14,7 +14,6 @@ import asyncssh
 
 from world import accounts
 from world.addresses import normalize_address
-from world.audit import audit
 from world.best_effort import best_effort
 from world.i18n import strip_marks, t
 from world.log_redact import secret_scope
@@ -115,11 +114,11 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         name = username.strip()
         self.account, self.key_blobs, self.refused = None, set(), False
         if self._throttled(name):
-            audit("login_failed", door="ssh", address=self.address, name=name, reason="wait")
+            self.app.logins.failed.record("ssh", self.address, name, "wait")
             self.refused = True
             return True
         if await accounts.active_ban(name, self.address):
-            audit("login_failed", door="ssh", address=self.address, name=name, reason="banned")
+            self.app.logins.failed.record("ssh", self.address, name, "banned")
             self._banner("login.banned")
             self.refused = True
             return True

@@ -145,6 +145,11 @@ async def test_demo_game_between_people_and_a_bot(server):
     assert "ваши карты" not in guest.text and "Мастер шепчет" not in guest.text
     for c in (anna, boris, guest):
         await c.close()
+    # The audit trail: who opened and started it, and how it ended.
+    log = server.log()
+    assert f"event=table_opened by=Анна number={number} game=bids" in log
+    assert re.search(rf"event=table_started by=Анна number={number} game=bids seats=\S*Boris", log)
+    assert re.search(rf"event=table_finished number={number} game=bids winners=\S", log)
 
 
 async def test_timeout_default_and_autopilot(server_factory):

@@ -55,6 +55,24 @@ def test_values_that_would_break_a_line_or_a_terminal_are_quoted_and_escaped():
     assert quote("Анна") == "Анна" and quote("ssh") == "ssh"  # plain words stay bare and readable
 
 
+def test_a_flood_of_unchecked_refusals_is_counted_not_written_line_by_line(caplog):
+    """A wrong password is always a line; throttled or busy refusals from one address are one line
+    a minute, the next one saying how many were left out."""
+    from world.audit import AUDIT_LOGGER
+    from world.failed_logins import FailedLogins
+
+    book = FailedLogins(window=60)
+    with caplog.at_level("INFO", logger=AUDIT_LOGGER):
+        for second in range(100):
+            book.record("ssh", "192.0.2.7", "Жертва", "wait", clock=float(second))
+            book.record("ssh", "192.0.2.8", "Жертва", "bad_password", clock=float(second))
+    records = [r.fields for r in caplog.records if r.name == AUDIT_LOGGER]
+    assert [f for f in records if f["reason"] == "wait"] == [
+        {"door": "ssh", "address": "192.0.2.7", "name": "Жертва", "reason": "wait"},
+        {"door": "ssh", "address": "192.0.2.7", "name": "Жертва", "reason": "wait", "repeated": 59}]
+    assert len([f for f in records if f["reason"] == "bad_password"]) == 100
+
+
 async def _wait_for(predicate, timeout: float = 10.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
@@ -86,6 +104,12 @@ async def test_audit_trail_of_failed_logins_and_bans_over_both_doors_in_a_rotati
     await tom.close()
     sara = await connect(srv.ssh_port, "Сара", password="sara-pass1", width=WIDE)
     await sara.expect(ru("login.created", name="Сара"))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    sara.send_line("keys add " + key.export_public_key().decode().strip())
+    await sara.expect(ru("keys.added", fingerprint=key.get_fingerprint()))
+    await sara.close()
+    sara = await connect(srv.ssh_port, "Сара", key=key, width=WIDE)
+    await sara.expect(ru("login.welcome", name="Сара"))
     await sara.close()
 
     # Failed logins: a wrong password on each door (never in any log).
@@ -127,6 +151,7 @@ async def test_audit_trail_of_failed_logins_and_bans_over_both_doors_in_a_rotati
     assert any(a["door"] == "telnet" and a["name"] == "Смотритель" and a["method"] == "new" for a in logins)
     assert any(a["door"] == "ssh" and a["name"] == "Смотритель" and a["method"] == "password" for a in logins)
     assert any(a["door"] == "ssh" and a["name"] == "Сара" and a["method"] == "new" for a in logins)
+    assert any(a["door"] == "ssh" and a["name"] == "Сара" and a["method"] == "key" for a in logins)
     assert [a["name"] for a in audits if a["event"] == "account_created"] == ["Смотритель", "Томас", "Сара"]
     # Rotated by size: several files, none much past max_bytes; the console got the same lines.
     files = list(folder.glob("korchma.log*"))

@@ -17,6 +17,7 @@ from typing import Any
 from . import accounts
 from .audit import audit
 from .best_effort import best_effort
+from .failed_logins import FailedLogins
 from .login_guard import Checked, ChecksBusy, LoginThrottle, PasswordChecks
 from .models import Account
 
@@ -40,15 +41,6 @@ def refused(key: str, **params: Any) -> Outcome:
     return Outcome(refusal=key, params=params)
 
 
-def audited(outcome: Outcome, door: str, address: str, name: str) -> Outcome:
-    """A refused login goes to the audit trail: the name tried and why (the refusal's key
-    without its catalog section: bad_password, wait, busy, name_taken, ...), never the password."""
-    if outcome.refusal is not None:
-        audit("login_failed", door=door or None, address=address, name=name,
-              reason=outcome.refusal.rpartition(".")[2])
-    return outcome
-
-
 async def store_rehash(account: Account, new_hash: str) -> None:
     """Store a hash re-made with today's argon2 parameters. Not storing it is no reason to refuse
     the login: the old hash still works, and the next login tries again."""
@@ -63,6 +55,14 @@ class Logins:
     def __init__(self, throttle: LoginThrottle, checks: PasswordChecks, creations: accounts.CreationLimit,
                  admins: list[str]) -> None:
         self.throttle, self.checks, self.creations, self.admins = throttle, checks, creations, admins
+        self.failed = FailedLogins()
+
+    def audited(self, outcome: Outcome, door: str, address: str, name: str) -> Outcome:
+        """A refused login goes to the audit trail: the name tried and why (the refusal's key
+        without its catalog section: bad_password, wait, busy, name_taken, ...), never the password."""
+        if outcome.refusal is not None:
+            self.failed.record(door, address, name, outcome.refusal.rpartition(".")[2])
+        return outcome
 
     def _before_check(self, name: str, address: str) -> Outcome | None:
         """A refusal before anything is read or checked: the throttle's wait, or a full queue."""
@@ -90,7 +90,7 @@ class Logins:
         nobody has gets a new account with this password, in that language. A missing account is
         checked all the same (against nothing), so it takes as long and counts as a failure.
         A refusal is audited (``door``: where it was typed)."""
-        return audited(await self._log_in(name, address, password, create_lang, door), door, address, name)
+        return self.audited(await self._log_in(name, address, password, create_lang, door), door, address, name)
 
     async def _log_in(self, name: str, address: str, password: str, create_lang: str | None, door: str) -> Outcome:
         early = self._before_check(name, address)
@@ -115,8 +115,8 @@ class Logins:
         """A new account (telnet): the name was free at the name prompt, but somebody may have
         taken it since."""
         if await accounts.find(name) is not None:
-            return audited(refused("account.name_taken"), door, address, name)
-        return audited(await self._create(name, address, password, lang, encoding, door), door, address, name)
+            return self.audited(refused("account.name_taken"), door, address, name)
+        return self.audited(await self._create(name, address, password, lang, encoding, door), door, address, name)
 
     async def _create(self, name: str, address: str, password: str, lang: str, encoding: str | None,
                       door: str) -> Outcome:
