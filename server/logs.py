@@ -46,6 +46,10 @@ def _escape_char(ch: str) -> str:
 def quote(value: Any) -> str:
     """A logfmt value: bare when it is a plain word, quoted and escaped otherwise."""
     text = value if isinstance(value, str) else str(value)
+    if text.isprintable():  # the common case: no control, format or separator character but " "
+        if text and " " not in text and "=" not in text and '"' not in text:
+            return text
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     escaped = "".join(_escape_char(ch) for ch in text)
     if text and escaped == text and not any(ch in text for ch in ' ="') and not any(ch.isspace() for ch in text):
         return text
