@@ -64,7 +64,7 @@ async def ban(ctx: Ctx) -> None:
     until = accounts.now() + length if length else None
     if _is_address(who):
         await Ban.create(address=who, until=until, by=ctx.account.name)
-        audit("ban", by=ctx.account.name, address=who, until=until.isoformat() if until else "never")
+        audit("ban", by=ctx.account.name, address=who, until=until.isoformat(timespec="seconds") if until else "never")
         for session in [s for s in ctx.world.sessions if s.address == who]:
             await session.close(msg("login.banned"))
         if until is None:
@@ -75,7 +75,7 @@ async def ban(ctx: Ctx) -> None:
     target = await find_account(ctx, who)
     _protect(ctx, target)
     await Ban.create(name_key=target.name_key, until=until, by=ctx.account.name)
-    audit("ban", by=ctx.account.name, name=target.name, until=until.isoformat() if until else "never")
+    audit("ban", by=ctx.account.name, name=target.name, until=until.isoformat(timespec="seconds") if until else "never")
     await _drop(ctx, target.id, msg("login.banned"))
     if until is None:
         ctx.reply("mod.banned_forever", name=target.name)
@@ -106,7 +106,7 @@ async def mute(ctx: Ctx) -> None:
     length = _duration(ctx, ctx.args[1] if len(ctx.args) > 1 else "10m")
     target.muted_until = accounts.now() + length
     await target.save(update_fields=["muted_until"])
-    audit("mute", by=ctx.account.name, name=target.name, until=target.muted_until.isoformat())
+    audit("mute", by=ctx.account.name, name=target.name, until=target.muted_until.isoformat(timespec="seconds"))
     live = ctx.world.accounts.get(target.id)
     if live is not None and live is not target:
         live.muted_until = target.muted_until
