@@ -93,6 +93,8 @@ async def ban(ctx: Ctx) -> None:
     told = banned_message(until, reason)
     if _is_address(who):
         await Ban.create(address=who, until=until, by=ctx.account.name, reason=reason)
+        audit("ban", by=ctx.account.name, address=who, until=until.isoformat(timespec="seconds") if until else "never",
+              reason=reason)
         for session in [s for s in ctx.world.sessions if s.address == who]:
             await session.close(told)
         audit("ban", by=ctx.account.name, address=who, until=until and utc_time(until), reason=reason)
@@ -104,8 +106,9 @@ async def ban(ctx: Ctx) -> None:
     target = await find_account(ctx, who)
     _protect(ctx, target)
     await Ban.create(name_key=target.name_key, until=until, by=ctx.account.name, reason=reason)
+    audit("ban", by=ctx.account.name, name=target.name, until=until.isoformat(timespec="seconds") if until else "never",
+          reason=reason)
     await _drop(ctx, target.id, told)
-    audit("ban", by=ctx.account.name, name=target.name, until=until and utc_time(until), reason=reason)
     if until is None:
         ctx.reply("mod.banned_forever", name=target.name)
     else:
@@ -121,6 +124,8 @@ async def unban(ctx: Ctx) -> None:
         removed = await Ban.filter(address=who).delete()
     else:
         removed = await accounts.lift_name_bans(who)
+    if removed:
+        audit("unban", by=ctx.account.name, **{"address" if _is_address(who) else "name": who})
     ctx.reply("mod.unbanned" if removed else "mod.no_ban", name=who)
 
 
@@ -134,6 +139,7 @@ async def mute(ctx: Ctx) -> None:
     assert length is not None
     target.muted_until = accounts.now() + length
     await target.save(update_fields=["muted_until"])
+    audit("mute", by=ctx.account.name, name=target.name, until=target.muted_until.isoformat(timespec="seconds"))
     live = ctx.world.accounts.get(target.id)
     if live is not None and live is not target:
         live.muted_until = target.muted_until
@@ -151,6 +157,7 @@ async def unmute(ctx: Ctx) -> None:
     target = await find_account(ctx, ctx.args[0])
     target.muted_until = None
     await target.save(update_fields=["muted_until"])
+    audit("unmute", by=ctx.account.name, name=target.name)
     live = ctx.world.accounts.get(target.id)
     if live is not None:
         live.muted_until = None
@@ -172,8 +179,9 @@ async def role(ctx: Ctx) -> None:
     if target.role == "admin":
         raise CommandError("mod.admin_from_config", name=target.name)
     new = {"игрок": "player", "модератор": "moderator"}.get(ctx.args[1].lower(), ctx.args[1].lower())
-    target.role = new
+    old, target.role = target.role, new
     await target.save(update_fields=["role"])
+    audit("role", by=ctx.account.name, name=target.name, old=old, new=new)
     live = ctx.world.accounts.get(target.id)
     if live is not None:
         live.role = new

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from games.base import RuleError
 from world.accounts import parse_duration
+from world.audit import audit
 
 from .base import HALL, TABLE, CommandError, Ctx, command
 from .table import run_table_op, show_table
@@ -34,8 +35,10 @@ async def master(ctx: Ctx) -> None:
     try:
         if word in PAUSE:
             await runner.pause()
+            audit("table_paused", by=ctx.account.name, number=table.number, game=table.game_name)
         elif word in RESUME:
             await runner.resume()
+            audit("table_resumed", by=ctx.account.name, number=table.number, game=table.game_name)
         elif word in EXTEND and len(ctx.args) > 1 and parse_duration(ctx.args[1]) is not None:
             seconds = int(parse_duration(ctx.args[1]).total_seconds())
             if seconds <= 0:

@@ -4,9 +4,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Any
+from typing import Any, Callable
 
 from world import accounts, db, log_redact, login_guard, login_history, logins, schema
+from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.hub import World
@@ -19,6 +20,7 @@ from . import listener, runfile, startup
 from .config import Config
 from .connections import ConnectionLimit
 from .metrics import ServerMeters, close_metrics, open_metrics
+from .reload import Reloader
 
 log = logging.getLogger("korchma")
 
@@ -122,14 +124,17 @@ class App:
         startup.wait_for_database_threads()
         self.accept_trouble.close()
 
-    async def logged_in(self, session: Any, account: Account) -> None:
+    async def logged_in(self, session: Any, account: Account, method: str = "password") -> None:
+        """``method``: how the player got in (password, key, or new: a new account)."""
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
             self.world.meters.login_refused(session.kind, "login.banned")
+            self.logins.failed.record(session.kind, session.address, account.name, "banned")
             await session.close(ban_notice(ban))
             return
         self.world.meters.login(session.kind)
+        audit("login", door=session.kind, address=session.address, name=account.name, method=method)
         account.last_login = accounts.now()
         if session.encoding_known and account.encoding != session.encoding:
             account.encoding = session.encoding
@@ -142,6 +147,9 @@ class App:
         session.login_state = "ready"
         first = self.world.logged_in(session, account)
         session.send("login.welcome", name=account.name)
+        motd = str(self.config.server.get("motd", "")).strip()
+        if motd:  # the host's own text, in whatever language they wrote it
+            session.send("login.motd", text=motd)
         await self.show_missed(session, account)
         if first:
             self.world.broadcast(self.world.where(account.id), msg("hall.arrives", name=account.name),
@@ -174,6 +182,8 @@ class App:
     # -- shutdown ------------------------------------------------------------------------
 
     def request_shutdown(self, minutes: float = 0, by: str = "") -> None:
+        """``by``: the admin's name, or the signal's (SIGTERM, SIGINT)."""
+        audit("shutdown", by=by or "signal", minutes=minutes)
         if self.shutdown_task and not self.shutdown_task.done():
             self.shutdown_task.cancel()
         self.shutdown_task = asyncio.get_running_loop().create_task(self._shutdown(minutes, by))
@@ -212,7 +222,9 @@ class App:
         self.stopped.set()
 
 
-async def serve(config: Config) -> None:
+async def serve(config: Config, load_again: Callable[[], Config] | None = None) -> None:
+    """Run until SIGTERM/SIGINT (or `shutdown`); SIGHUP reloads the configuration with
+    ``load_again`` (server/reload.py), the files and flags the server started with."""
     app = App(config)
     try:
         await app.start()
@@ -224,7 +236,10 @@ async def serve(config: Config) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
-            loop.add_signal_handler(sig, app.request_shutdown)
+            loop.add_signal_handler(sig, app.request_shutdown, 0, sig.name)
         except NotImplementedError:  # pragma: no cover - not on Windows
             pass
+    if load_again is not None and hasattr(signal, "SIGHUP"):
+        reloader = Reloader(app, load_again)
+        loop.add_signal_handler(signal.SIGHUP, reloader.on_signal)
     await app.stopped.wait()

@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
-import logging
 import sys
 import traceback
 from pathlib import Path
 from typing import Callable
 
 from . import config as config_mod
+from . import logs
 from .startup import StartupError, one_line
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -89,17 +89,18 @@ def fail(err: BaseException, message: str, code: int, debug: bool) -> int:
 def run_serve(args: argparse.Namespace, cfg: config_mod.Config) -> int:
     from .app import serve as serve_app
 
-    asyncio.run(serve_app(cfg))
+    asyncio.run(serve_app(cfg, load_again=lambda: load_config(args)))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=getattr(logging, args.log_level or "INFO", logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    logs.configure_early(args.log_level)
     run: Callable[[argparse.Namespace, config_mod.Config], int] = args.run
     try:
-        return run(args, load_config(args))
+        cfg = load_config(args)
+        logs.LOGS.configure(cfg, args.log_level, with_file=args.command == "serve")
+        return run(args, cfg)
     except StartupError as err:
         return fail(err, str(err), err.exit_code, args.debug)
     except KeyboardInterrupt:

@@ -21,6 +21,7 @@ DEFAULTS: dict[str, Any] = {
         # PROXY protocol v1/v2 on the telnet port (server/proxy_gate.py), from these addresses only.
         "proxy_protocol": False,
         "proxy_trusted": ["127.0.0.1", "::1"],
+        "motd": "",
     },
     "accounts": {
         "admins": [],
@@ -61,6 +62,13 @@ DEFAULTS: dict[str, Any] = {
     },
     # Prometheus text at http://host:port/metrics (server/metrics.py); off by default.
     "metrics": {"host": "127.0.0.1", "port": -1},
+    "log": {
+        "level": "INFO",
+        "console": "stderr",
+        "file": "",
+        "max_bytes": 10 * 1024 * 1024,
+        "backups": 5,
+    },
     "games": {"bids": {"rounds": 5, "seconds": 30}, "coup": {"turn": 60, "reaction": 20}},
 }
 

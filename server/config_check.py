@@ -66,6 +66,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "negotiation_wait": Rule("number", 0, 60),
         "proxy_protocol": Rule("bool"),
         "proxy_trusted": Rule("addresses"),
+        "motd": Rule("text"),
     },
     "accounts": {
         "admins": Rule("texts"),
@@ -110,6 +111,14 @@ RULES: dict[str, dict[str, Rule]] = {
     "metrics": {
         "host": Rule("text", nonempty=True),
         "port": Rule("int", -1, 65535),  # -1: off; 0: any free port
+    },
+    "log": {
+        "level": Rule("text", choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),
+        "console": Rule("text", choices=("stderr", "stdout", "off")),
+        "file": Rule("text"),
+        # 0: never rotate (the file grows; for a host whose logrotate moves it, SIGHUP reopens it).
+        "max_bytes": Rule("int", 0, 1 << 40),
+        "backups": Rule("int", 0, 1000),
     },
 }
 #: Command-line flags of `korchma serve` and the [server] (and [metrics]) keys they set.

@@ -38,5 +38,5 @@ async def step(session: Any, line: str) -> None:
         return
     assert outcome.account is not None
     session.send("login.reset_done")
-    await session.app.logged_in(session, outcome.account)
+    await session.app.logged_in(session, outcome.account, method="reset")
     session.tell_failures(outcome.failures)

@@ -315,11 +315,13 @@ class Session:
             return
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
+            self.app.logins.failed.record(self.kind, self.address, name, "wait")
             self.send("login.wait", seconds=int(wait) + 1)
             self.send("login.ask_name")
             return
         ban = await accounts.active_ban(name, self.address)
         if ban:
+            self.app.logins.failed.record(self.kind, self.address, name, "banned")
             await self.close(ban_notice(ban))
             return
         self.pending_name = name
@@ -345,7 +347,7 @@ class Session:
     async def _login_password(self, line: str) -> None:
         self.set_echo(True)
         self.login_state = "name"  # whatever happens now, the next line is a name again
-        outcome = await self.app.logins.log_in(self.pending_name, self.address, line)
+        outcome = await self.app.logins.log_in(self.pending_name, self.address, line, door=self.kind)
         if self._refused(outcome):
             return
         if outcome.reset_id is not None:  # a reset code, not the password
@@ -387,12 +389,12 @@ class Session:
         self.pending_password = ""
         self.login_state = "name"
         outcome = await self.app.logins.create(name, self.address, password, self.lang,
-                                               self.encoding if self.encoding_known else None)
+                                               self.encoding if self.encoding_known else None, door=self.kind)
         if self._refused(outcome):
             return
         assert outcome.account is not None
         self.send("login.created", name=outcome.account.name)
-        await self.app.logged_in(self, outcome.account)
+        await self.app.logged_in(self, outcome.account, method="new")
 
     def set_encoding(self, encoding: str) -> None:
         self.encoding = encoding

@@ -133,6 +133,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
         self._auth_account = account
         self._created = created
         self._failures = failures
+        self.login_method = "new" if created else "password"  # "key": set by the auth (server/ssh_auth.py)
         self._chan: Any = None
         self._command: str | None = None
         self._pty = False
@@ -214,7 +215,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
                 self.width = 0  # scripts get long lines, not wrapped ones
             if self._created:
                 self.send("login.created", name=self._auth_account.name)
-            await self.app.logged_in(self, self._auth_account)
+            await self.app.logged_in(self, self._auth_account, method=self.login_method)
             self.tell_failures(self._failures)
             if self._command is not None:
                 for line in self._command.splitlines():

@@ -122,11 +122,13 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         name = username.strip()
         self.account, self.key_blobs, self.refused = None, set(), False
         if self._throttled(name):
+            self.app.logins.failed.record("ssh", self.address, name, "wait")
             self.refused = True
             return True
         ban = await accounts.active_ban(name, self.address)
         if ban:
             self.app.world.meters.login_refused("ssh", "login.banned")
+            self.app.logins.failed.record("ssh", self.address, name, "banned")
             # Say until when (and why) and hang up: more Password prompts could never work.
             notice = ban_notice(ban)
             self._banner(notice.key, **notice.params)
@@ -162,7 +164,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
                 return False
             try:
                 with best_effort("the SSH login of %r", name) as attempt:
-                    outcome = await self.app.logins.log_in(name, self.address, password,
+                    outcome = await self.app.logins.log_in(name, self.address, password, door="ssh",
                                                            create_lang=self.app.config.server["default_language"])
             except Exception:
                 log.exception("SSH password login of %r failed", name)
@@ -227,10 +229,11 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         if self.account is not None:
             if not self.by_password:  # a key login (a password login has cleared them already)
                 self.failures = self.app.throttle.succeeded(self.account.name, self.address)
-            log.info("SSH login: %s from %s%s", self.account.name, self.address,
-                     " (new account)" if self.created else "")
 
     def session_requested(self) -> Any:
         assert self.account is not None
         created, self.created = self.created, False
-        return self.session_factory(self.app, self.address, self.account, created, self.failures)
+        session = self.session_factory(self.app, self.address, self.account, created, self.failures)
+        if not created and not self.by_password:
+            session.login_method = "key"
+        return session

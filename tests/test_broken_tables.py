@@ -105,6 +105,7 @@ async def test_an_invalid_deck_breaks_its_table_only(server_factory, tmp_path, d
     srv = server_factory(ADMINS, data_dir=data)  # it starts (it used to crash on DeckError)
     assert srv.log().count(LOGGED) == 1
     assert "DeckError" in srv.log()  # the cause, with its traceback, for the host
+    assert re.search(r"event=table_broken by=server number=\d+ game=\w+ was=\w+ cause=DeckError", srv.log())
 
     vera = await telnet(srv, "Вера", create=False)
     await vera.expect(f"Вы снова за столом {other}")  # the other table carries on

@@ -145,6 +145,16 @@ async def test_demo_game_between_people_and_a_bot(server):
     assert "ваши карты" not in guest.text and "Мастер шепчет" not in guest.text
     for c in (anna, boris, guest):
         await c.close()
+    # The audit trail: who opened and started it, and how it ended (once the result is out).
+    finished = re.compile(rf"event=table_finished number={number} game=bids winners=\S")
+    for _ in range(100):
+        if finished.search(server.log()):
+            break
+        await asyncio.sleep(0.1)
+    log = server.log()
+    assert finished.search(log), log[-3000:]
+    assert f"event=table_opened by=Анна number={number} game=bids" in log
+    assert re.search(rf"event=table_started by=Анна number={number} game=bids seats=\S*Boris", log)
 
 
 async def test_timeout_default_and_autopilot(server_factory):

@@ -62,6 +62,7 @@ async def test_master_chair_clock_and_secrets(server_factory, tmp_path):
     assert paused_seconds(srv.data_dir, number)[0] is not None
     vika.send_line("мастер пауза")
     await vika.expect("Часы уже стоят")
+    assert srv.log().count(f"event=table_paused by=Вика number={number} game=coup") == 1  # the audit trail
     vika.send_line("мастер продлить 30м")
     # (bots keep moving while the clock stands: a new wait starts paused, at its full length)
     await anna.expect(re.compile(r"Мастер продлил фазу за столом \d+ на 30 минут: осталось \d+ (час|минут)"))

@@ -56,6 +56,12 @@ async def test_moderator_tools(server_factory):
     await admin.expect("запрета нет")
     for c in (admin, other, again, troll2):
         await c.close()
+    log = srv.log()  # the audit trail names who did each (server/logs.py, world/audit.py)
+    for line in ("event=role by=Админ name=Ольга old=player new=moderator", "event=mute by=Ольга name=Troll until=",
+                 "event=unmute by=Ольга name=Troll", "event=ban by=Админ name=Troll until=",
+                 "event=unban by=Админ name=Troll", "event=kick by=Админ name=Troll"):
+        assert log.count(line) == 1, line
+    assert "event=unban by=Админ name=TrollTroll" not in log  # nothing was lifted
 
 
 async def test_shutdown_with_warning(server_factory):

@@ -83,7 +83,7 @@ async def command(client: TelnetClient, line: str, timeout: float = 5.0) -> str:
 
 def no_telnet_errors(srv: ServerProcess) -> None:
     log = srv.log()
-    for marker in ("ERROR korchma.telnet", "ERROR korchma.session", "Traceback"):
+    for marker in ("level=error logger=korchma.telnet", "level=error logger=korchma.session", "Traceback"):
         assert marker not in log, log[-4000:]
 
 

@@ -11,6 +11,7 @@ from typing import Iterable
 from tortoise.exceptions import IntegrityError
 
 from .addresses import AddressSet, address_key
+from .audit import audit
 from .models import NAME_LENGTH, Account, Ban, SshKey
 
 NAME_RE = re.compile(r"^[A-Za-zА-Яа-яЁёІіЇїЄєҐґ][A-Za-zА-Яа-яЁёІіЇїЄєҐґ0-9_-]{1,19}$")
@@ -95,11 +96,10 @@ def password_problem(password: str) -> str | None:
 async def sync_admin_role(account: Account, admins: list[str]) -> None:
     """Names listed in config are admins; removing a name from the list demotes it."""
     listed = account.name_key in {name_key(a) for a in admins}
-    if listed and account.role != "admin":
-        account.role = "admin"
-        await account.save(update_fields=["role"])
-    elif not listed and account.role == "admin":
-        account.role = "player"
+    new = "admin" if listed else ("player" if account.role == "admin" else account.role)
+    if new != account.role:
+        audit("role", by="config", name=account.name, old=account.role, new=new)
+        account.role = new
         await account.save(update_fields=["role"])
 
 

@@ -32,6 +32,7 @@ from games.base import RuleError
 from tortoise.expressions import Q
 
 from .accounts import name_key
+from .audit import audit
 from .i18n import nested
 from .messages import msg
 from .models import Account, GameTable
@@ -124,6 +125,7 @@ async def mark_broken(manager: "TableHost", row: GameTable, err: BaseException) 
     log.error("table %d (%s, %s) cannot be rebuilt and is marked broken; the server starts without it",
               row.id, row.game, row.state, exc_info=err)
     reason, detail = reason_of(err), detail_of(err)
+    audit("table_broken", by="server", number=row.id, game=row.game, was=row.state, cause=type(err).__name__)
     row.outcome = {"broken": reason, "detail": detail, "was": row.state}
     row.state = "broken"
     await _store_broken(row.id, row.outcome)
@@ -144,6 +146,8 @@ async def break_running(manager: "TableHost", table: Table, err: BaseException) 
     find the line in their inbox, admins get it with the cause."""
     log.error("table %d (%s) cannot go on and is marked broken", table.number, table.game_name, exc_info=err)
     reason, detail = reason_of(err), detail_of(err)
+    audit("table_broken", by="server", number=table.number, game=table.game_name, was=table.state_name,
+          cause=type(err).__name__)
     table.outcome = {"broken": reason, "detail": detail, "was": table.state_name}
     table.state_name = "broken"
     table.runner = table.game = None

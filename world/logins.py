@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import accounts, password_reset
+from .audit import audit
 from .best_effort import best_effort
+from .failed_logins import FailedLogins
 from .login_guard import Checked, ChecksBusy, LoginThrottle, PasswordChecks
 from .models import Account
 
@@ -56,6 +58,14 @@ class Logins:
     def __init__(self, throttle: LoginThrottle, checks: PasswordChecks, creations: accounts.CreationLimit,
                  admins: list[str]) -> None:
         self.throttle, self.checks, self.creations, self.admins = throttle, checks, creations, admins
+        self.failed = FailedLogins()
+
+    def audited(self, outcome: Outcome, door: str, address: str, name: str) -> Outcome:
+        """A refused login goes to the audit trail: the name tried and why (the refusal's key
+        without its catalog section: bad_password, wait, busy, name_taken, ...), never the password."""
+        if outcome.refusal is not None:
+            self.failed.record(door, address, name, outcome.refusal.rpartition(".")[2])
+        return outcome
 
     def _before_check(self, name: str, address: str) -> Outcome | None:
         """A refusal before anything is read or checked: the throttle's wait, or a full queue."""
@@ -83,17 +93,23 @@ class Logins:
             return code or refused("login.bad_password")
         return checked
 
-    async def log_in(self, name: str, address: str, password: str, create_lang: str | None = None) -> Outcome:
+    async def log_in(self, name: str, address: str, password: str, create_lang: str | None = None,
+                     door: str = "") -> Outcome:
         """The password of account ``name`` from ``address``. With ``create_lang`` (SSH), a name
         nobody has gets a new account with this password, in that language. A missing account is
-        checked all the same (against nothing), so it takes as long and counts as a failure."""
+        checked all the same (against nothing), so it takes as long and counts as a failure.
+        A refusal is audited (``door``: where it was typed)."""
+        return self.audited(await self._log_in(name, address, password, create_lang, door), door, address, name)
+
+    async def _log_in(self, name: str, address: str, password: str, create_lang: str | None, door: str) -> Outcome:
         early = self._before_check(name, address)
         if early is not None:
             return early
         account = await accounts.find(name)
         if account is None and create_lang is not None:
             problem = accounts.name_problem(name) or accounts.password_problem(password)
-            return refused(problem) if problem else await self._create(name, address, password, create_lang, None)
+            return refused(problem) if problem else await self._create(name, address, password, create_lang, None,
+                                                                       door)
         checked = await self._check(account.name if account else name, address,
                                     account.password_hash if account else None, password, resets=account)
         if isinstance(checked, Outcome):
@@ -122,14 +138,16 @@ class Logins:
             return refused("login.reset_used")
         return Outcome(account, failures=self.throttle.succeeded(account.name, address))
 
-    async def create(self, name: str, address: str, password: str, lang: str, encoding: str | None) -> Outcome:
+    async def create(self, name: str, address: str, password: str, lang: str, encoding: str | None,
+                     door: str = "") -> Outcome:
         """A new account (telnet): the name was free at the name prompt, but somebody may have
         taken it since."""
         if await accounts.find(name) is not None:
-            return refused("account.name_taken")
-        return await self._create(name, address, password, lang, encoding)
+            return self.audited(refused("account.name_taken"), door, address, name)
+        return self.audited(await self._create(name, address, password, lang, encoding, door), door, address, name)
 
-    async def _create(self, name: str, address: str, password: str, lang: str, encoding: str | None) -> Outcome:
+    async def _create(self, name: str, address: str, password: str, lang: str, encoding: str | None,
+                      door: str) -> Outcome:
         wait = self.creations.wait_left(address)
         if wait > 0:
             return refused("login.too_many_new", minutes=max(1, int(wait // 60) + 1))
@@ -141,6 +159,7 @@ class Logins:
         except accounts.NameTaken:  # the same name (or a look-alike) made at the same moment
             return refused("account.name_taken")
         self.creations.record(address)
+        audit("account_created", door=door, address=address, name=account.name)
         self.throttle.succeeded(name, address)  # guesses at the name before it was anyone's are nobody's news
         return Outcome(account, created=True)
 

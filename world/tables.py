@@ -10,6 +10,7 @@ from games.base import RuleError
 
 from . import table_options
 from .accounts import name_key
+from .audit import audit
 from .db import transaction
 from .rooms import HALL
 from .messages import msg
@@ -130,6 +131,7 @@ class TableManager:
                       host=account.name, seats_total=seats_total, master_name=master_name)
         self.tables[table.number] = table
         await self._sit(table, account)
+        audit("table_opened", by=account.name, number=table.number, game=table.game_name)
         self.announce_tables()
         return table
 
@@ -167,6 +169,8 @@ class TableManager:
         """The runner has said the result: let go of the runner and the game's state, and of the
         table itself once nobody is at it. Seated players who are away are not at it any more
         (the result waits in their inbox)."""
+        audit("table_finished", number=table.number, game=table.game_name,
+              winners=",".join((table.outcome or {}).get("winners") or []))
         table.runner = None
         table.game = None
         for seat in table.seats:
@@ -373,6 +377,8 @@ class TableManager:
             raise TableError(err.key, **err.params) from err  # not be stored: the table stays open
         finally:
             table.starting = False
+        audit("table_started", by=account.name, number=table.number, game=table.game_name,
+              seats=",".join(seat.name for seat in table.seats))
         if winner is not None:
             self.world.broadcast(table.room, msg("table.winner_starts", name=winner))
         self.announce_tables()
@@ -455,6 +461,7 @@ class TableManager:
                     await Seat.create(table_id=table.number, number=seat_number, name=seat.name,
                                       bot_level=seat.bot_level)
                     table.seats.append(SeatInfo(number=seat_number, name=seat.name, bot_level=seat.bot_level))
+        audit("table_opened", by=account.name, number=table.number, game=table.game_name, rematch_of=old.number)
         invite = msg("table.rematch_offered", name=account.name, number=table.number, old=old.number)
         self.world.broadcast(old.room, invite, exclude=[account.id])  # those still at the old table
         for seat in old.seats:  # and the players who went elsewhere, or are away (their inbox)
