@@ -14,7 +14,7 @@ from world.models import Account, InboxItem
 from world.table_restore import TablesNotRestored
 from world.tables import TableManager
 
-from . import listener, startup
+from . import control, listener, startup
 from .config import Config
 from .connections import ConnectionLimit
 
@@ -42,6 +42,7 @@ class App:
         self.ssh_sockets: list[listener.GuardedSocket] = []
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
+        self.control = control.ControlServer(self, control.socket_path(config.data_dir))
 
     async def start(self) -> None:
         """Open everything, cheapest checks first; on any failure close what was opened (so the
@@ -76,15 +77,25 @@ class App:
             raise startup.StartupError(f"tables could not be restored: {err}; nothing was marked broken, and "
                                        f"the next start tries again once the database works; "
                                        f"{startup.DB_URL_HINT}") from err
+        await accounts.settle_config_admins(cfg.section("accounts")["admins"])
+        await self.control.start()
         self.telnet, self.telnet_port = await start_telnet(self, self.telnet_sockets)
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
+        # SIGTERM and SIGINT stop cleanly from the moment READY is out (a script may send one
+        # as soon as it reads the line).
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, self.request_shutdown)
+            except NotImplementedError:  # pragma: no cover - not on Windows
+                pass
         # A line tests and scripts can wait for.
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}", flush=True)
 
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
+        await self.control.close()
         for closer in (self.telnet, self.ssh):
             if closer is not None:
                 closer.close()
@@ -157,6 +168,10 @@ class App:
     # -- shutdown ------------------------------------------------------------------------
 
     def request_shutdown(self, minutes: float = 0, by: str = "") -> None:
+        if self.world.shutting_down:
+            # Already stopping (a second SIGTERM: `make run` in a terminal, systemd's whole
+            # group): cancelling that stop half-way would leave the process up for ever.
+            return
         if self.shutdown_task and not self.shutdown_task.done():
             self.shutdown_task.cancel()
         self.shutdown_task = asyncio.get_running_loop().create_task(self._shutdown(minutes, by))
@@ -175,6 +190,7 @@ class App:
         if self.world.shutting_down:
             return
         self.world.shutting_down = True
+        await self.control.close()
         self.world.broadcast_all(msg("admin.shutdown_now"))
         if self.world.tables:
             await self.world.tables.stop()  # runners finish their current action and write
@@ -202,10 +218,4 @@ async def serve(config: Config) -> None:
     except Exception as err:  # not foreseen: still one line (the traceback with --debug)
         raise startup.StartupError(f"start-up failed: {type(err).__name__}: {startup.one_line(err)} "
                                    f"(run with --debug for the traceback)") from err
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, app.request_shutdown)
-        except NotImplementedError:  # pragma: no cover - not on Windows
-            pass
     await app.stopped.wait()
