@@ -210,3 +210,30 @@ def test_make_run_passes_args_to_serve(tmp_path):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
+
+
+def test_config_admins_layer_over_the_database(tmp_path):
+    """world/accounts.py: the config's admins are admins in memory only; the stored role is the
+    command line's. An older version's stored copy of a config admin is cleared at start-up, so
+    taking the name off the list still demotes it; a command-line admin is never demoted."""
+    script = f"""
+import asyncio
+from world import accounts, db
+from world.models import Account
+
+async def main():
+    await db.init('sqlite://{tmp_path / "k.sqlite3"}')
+    old = await Account.create(name='Анна', name_key=accounts.name_key('Анна'), role='admin')  # an older version's copy
+    cli = await Account.create(name='Boris', name_key='boris', role='admin')  # korchma admin add
+    new = await accounts.create('Вера', 'hash', 'ru', ['вера'])
+    print(await accounts.settle_config_admins(['анна', 'Вера']), new.role,
+          (await Account.get(id=new.id)).role, (await Account.get(id=old.id)).role)
+    for account in (old, cli, new):
+        await accounts.sync_admin_role(account, [])  # off the list (a reload, the next login)
+    print(old.role, cli.role, new.role)
+    await db.close()
+
+asyncio.run(main())
+"""
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.stdout.split("\n")[:2] == ["1 admin player player", "player admin player"], out.stderr
