@@ -139,6 +139,8 @@ async def role_changed(app: Any, request: dict[str, Any]) -> dict[str, Any]:
     if stored:
         live.role = stored[0]
     accounts.apply_config_admins(live, app.config.section("accounts")["admins"])
-    if live.role != before:
-        app.world.deliver(live.id, msg("mod.role_you", role=msg(f"role.{live.role}")))
+    if live.role == "admin" and before != "admin":
+        app.world.deliver(live.id, msg("mod.made_admin"))
+    elif before == "admin" and live.role != "admin":
+        app.world.deliver(live.id, msg("mod.unmade_admin"))
     return {"online": True, "role": live.role}

@@ -93,7 +93,7 @@ async def test_admin_add_remove_list_reach_players_online(server_factory):
 
     removed = await run(srv, "admin", "remove", "Boris")
     assert one_line(removed) == "Boris is no longer an admin; they are online and were told"
-    await boris.expect("Теперь вы игрок.")
+    await boris.expect("Вы больше не администратор.")
     boris.send_line("role Анна player")
     await boris.expect("Нет такой версии правил: Анна player")
 
