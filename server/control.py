@@ -77,6 +77,7 @@ class ControlServer:
             os.chmod(temporary, 0o600)
             os.replace(temporary, self.path)
             self.server = await asyncio.start_unix_server(self._serve, sock=sock, limit=MAX_REQUEST)
+            log.info("control socket %s (korchma admin and the other commands reach the server there)", self.path)
         except OSError as err:
             log.warning("control socket %s could not be opened (%s); `korchma` commands will say "
                         "the server was not reached", self.path, err.strerror or err)
