@@ -68,20 +68,22 @@ class ControlServer:
         # Bound under a temporary name, made 0600, then renamed: the socket is never reachable
         # by others, not even for a moment between bind and chmod.
         temporary = self.path.with_name(f".{SOCKET_NAME}.{os.getpid()}")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             for stale in (temporary, self.path):
                 if stale.is_socket():
                     stale.unlink()  # left by a server that was killed: nobody answers there
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             sock.bind(str(temporary))
             os.chmod(temporary, 0o600)
             os.replace(temporary, self.path)
             self.server = await asyncio.start_unix_server(self._serve, sock=sock, limit=MAX_REQUEST)
-            log.info("control socket %s (korchma admin and the other commands reach the server there)", self.path)
-        except OSError as err:
+        except OSError as err:  # a path too long for a socket (108 bytes), a read-only folder, ...
+            sock.close()
+            temporary.unlink(missing_ok=True)
             log.warning("control socket %s could not be opened (%s); `korchma` commands will say "
                         "the server was not reached", self.path, err.strerror or err)
             return False
+        log.info("control socket %s (korchma admin and the other commands reach the server there)", self.path)
         return True
 
     async def close(self) -> None:
