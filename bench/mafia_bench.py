@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.mafia import GAME  # noqa: E402
-from games.mafia import engine as E  # noqa: E402
+from games.mafia import abilities as AB  # noqa: E402
+from games.mafia import resolution as RES  # noqa: E402
 
 TARGET_MS = 5.0
 FILL = {"role": "boss", "persona": "maniac", "personas": ["boss", "killer"], "public": "#1",
@@ -51,7 +52,7 @@ def position(seed: int):
         for action in GAME.legal(s, seat):
             if action["type"] != "order" or action["ability"] in s.orders[seat]:
                 continue
-            if E.abilities(s, seat)[action["ability"]].phase != "night":
+            if AB.abilities(s, seat)[action["ability"]].phase != "night":
                 continue
             filled = {k: v for k, v in action.items() if k != "need"}
             for arg in action.get("need", ()):
@@ -79,7 +80,7 @@ def main() -> None:
     times = []
     for c in copies:
         start = time.process_time()
-        E.resolve_night(c)
+        RES.resolve_night(c)
         times.append((time.process_time() - start) * 1000)
     print(f"mafia night resolution, 30 players, seed {seed}: {len(s.living())} living, {orders} orders, "
           f"roles acting: {', '.join(roles)}")

@@ -5,20 +5,46 @@ import ipaddress
 from datetime import timedelta
 
 from world import accounts
+from world.audit import audit
 from world.messages import msg
 from world.models import Account, Ban
 
+from .admin_info import reason_after, utc_time
 from .base import CommandError, Ctx, command
 from .names import find_account
 
 
-def _duration(ctx: Ctx, word: str | None) -> timedelta | None:
+# `ban NAME навсегда причина`: "for ever" said in words, before a reason.
+FOREVER = {"forever", "навсегда", "назавжди"}
+
+
+def duration_and_reason(ctx: Ctx, default: timedelta | None) -> tuple[timedelta | None, str | None]:
+    """`ban|mute NAME [DURATION] [REASON...]`: a second word that is a duration (or, for a ban,
+    "for ever") is one; a second word that starts with a digit but is no duration (``2hh``) is
+    refused, never read as a reason (a mistyped term must not become a ban for ever); any other
+    word starts the reason."""
+    word = ctx.args[1] if len(ctx.args) > 1 else None
     if word is None:
-        return None
+        return default, None
     value = accounts.parse_duration(word)
-    if value is None:
+    if value is not None:
+        return value, reason_after(ctx.rest, 2)
+    if word.casefold() in FOREVER:
+        if default is not None:  # a mute is always for a while
+            raise CommandError("mod.bad_duration", word=word)
+        return None, reason_after(ctx.rest, 2)
+    if word[:1].isdigit():
         raise CommandError("mod.bad_duration", word=word)
-    return value
+    return default, reason_after(ctx.rest, 1)
+
+
+def banned_message(until, reason: str | None):
+    """What a banned player reads before the door closes: until when, and why if given."""
+    if until is None:
+        return msg("mod.banned_you_forever_reason", reason=reason) if reason else msg("mod.banned_you_forever")
+    if reason:
+        return msg("mod.banned_you_reason", until=utc_time(until), reason=reason)
+    return msg("mod.banned_you", until=utc_time(until))
 
 
 def _is_address(text: str) -> bool:
@@ -48,8 +74,12 @@ async def kick(ctx: Ctx) -> None:
         raise CommandError("help.usage.kick")
     target = await find_account(ctx, ctx.args[0])
     _protect(ctx, target)
-    if not await _drop(ctx, target.id, msg("mod.kicked_you", by=ctx.account.name)):
+    reason = reason_after(ctx.rest, 1)
+    told = msg("mod.kicked_you_reason", by=ctx.account.name, reason=reason) if reason else \
+        msg("mod.kicked_you", by=ctx.account.name)
+    if not await _drop(ctx, target.id, told):
         raise CommandError("mod.not_online", name=target.name)
+    audit("kick", by=ctx.account.name, name=target.name, reason=reason)
     ctx.reply("mod.kicked", name=target.name)
 
 
@@ -58,25 +88,28 @@ async def ban(ctx: Ctx) -> None:
     if not ctx.args:
         raise CommandError("help.usage.ban")
     who = ctx.args[0]
-    length = _duration(ctx, ctx.args[1] if len(ctx.args) > 1 else None)
+    length, reason = duration_and_reason(ctx, None)
     until = accounts.now() + length if length else None
+    told = banned_message(until, reason)
     if _is_address(who):
-        await Ban.create(address=who, until=until, by=ctx.account.name)
+        await Ban.create(address=who, until=until, by=ctx.account.name, reason=reason)
         for session in [s for s in ctx.world.sessions if s.address == who]:
-            await session.close(msg("login.banned"))
+            await session.close(told)
+        audit("ban", by=ctx.account.name, address=who, until=until and utc_time(until), reason=reason)
         if until is None:
             ctx.reply("mod.banned_address_forever", address=who)
         else:
-            ctx.reply("mod.banned_address", address=who, until=until.strftime("%Y-%m-%d %H:%M UTC"))
+            ctx.reply("mod.banned_address", address=who, until=utc_time(until))
         return
     target = await find_account(ctx, who)
     _protect(ctx, target)
-    await Ban.create(name_key=target.name_key, until=until, by=ctx.account.name)
-    await _drop(ctx, target.id, msg("login.banned"))
+    await Ban.create(name_key=target.name_key, until=until, by=ctx.account.name, reason=reason)
+    await _drop(ctx, target.id, told)
+    audit("ban", by=ctx.account.name, name=target.name, until=until and utc_time(until), reason=reason)
     if until is None:
         ctx.reply("mod.banned_forever", name=target.name)
     else:
-        ctx.reply("mod.banned", name=target.name, until=until.strftime("%Y-%m-%d %H:%M UTC"))
+        ctx.reply("mod.banned", name=target.name, until=utc_time(until))
 
 
 @command("unban", "разбанить", "розбанити", role="moderator")
@@ -97,14 +130,17 @@ async def mute(ctx: Ctx) -> None:
         raise CommandError("help.usage.mute")
     target = await find_account(ctx, ctx.args[0])
     _protect(ctx, target)
-    length = _duration(ctx, ctx.args[1] if len(ctx.args) > 1 else "10m")
+    length, reason = duration_and_reason(ctx, timedelta(minutes=10))
+    assert length is not None
     target.muted_until = accounts.now() + length
     await target.save(update_fields=["muted_until"])
     live = ctx.world.accounts.get(target.id)
     if live is not None and live is not target:
         live.muted_until = target.muted_until
     minutes = max(1, int(length.total_seconds() // 60))
-    ctx.world.deliver(target.id, msg("mod.muted_you", minutes=minutes))
+    ctx.world.deliver(target.id, msg("mod.muted_you_reason", minutes=minutes, reason=reason) if reason
+                      else msg("mod.muted_you", minutes=minutes))
+    audit("mute", by=ctx.account.name, name=target.name, minutes=minutes, reason=reason)
     ctx.reply("mod.muted", name=target.name, minutes=minutes)
 
 

@@ -8,6 +8,7 @@ from world.i18n import LANGUAGES, has, normalize_lang
 from world.messages import msg
 from world.models import InboxItem
 
+from .admin_info import session_doors
 from .base import EVERYWHERE, CommandError, Ctx, command
 from .names import find_account
 from .parser import available, resolve
@@ -77,6 +78,9 @@ async def who(ctx: Ctx) -> None:
         role = msg(f"role.{account.role}") if account.role != "player" else ""
         ctx.reply("who.line", name=account.name, where=where_text(ctx, account.id),
                   idle=_idle(ctx.world.idle_seconds(account.id)), role=role)
+        doors = session_doors(ctx, account.id)  # an admin's list: each session's door and address
+        if doors is not None:
+            ctx.reply_msg(doors)
 
 
 @command("say", "сказать", "говорить", "сказ", "казати")
@@ -205,7 +209,7 @@ UKRAINIAN_VERBS = {"хто", "казати", "шепнути", "пошта", "м
                    "вимкнути", "дивитися", "емоція", "ключі", "податок", "вкрасти", "вбити", "допит",
                    "заявити", "виклик", "блокувати", "пропустити", "довести", "здатися", "скинути",
                    "залишити", "показати", "повернути", "вибрати", "дохід", "іноземна", "обмін",
-                   "покласти", "передати", "скасувати", "готовий", "клас"}
+                   "покласти", "передати", "скасувати", "готовий", "клас", "скинутипароль"}
 
 
 def main_verbs(cmd, lang: str) -> list[str]:

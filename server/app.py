@@ -6,7 +6,8 @@ import logging
 import signal
 from typing import Any
 
-from world import accounts, db, log_redact, login_guard, logins
+from world import accounts, db, log_redact, login_guard, login_history, logins
+from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.hub import World
 from world.messages import msg
@@ -14,9 +15,10 @@ from world.models import Account, InboxItem
 from world.table_restore import TablesNotRestored
 from world.tables import TableManager
 
-from . import control, listener, startup
+from . import control, listener, runfile, startup
 from .config import Config
 from .connections import ConnectionLimit
+from .metrics import ServerMeters, close_metrics, open_metrics
 
 log = logging.getLogger("korchma")
 
@@ -40,6 +42,7 @@ class App:
         self.ssh_port = 0
         self.telnet_sockets: list[listener.GuardedSocket] = []
         self.ssh_sockets: list[listener.GuardedSocket] = []
+        self.metrics: ServerMeters | None = None  # [metrics] port set: /metrics (server/metrics.py)
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
         self.control = control.ControlServer(self, control.socket_path(config.data_dir))
@@ -64,6 +67,7 @@ class App:
         # Bind before the database: a busy port is found in a moment, whatever the restore costs.
         self.telnet_sockets = listener.bind(host, int(cfg.server["telnet_port"]), "telnet", self.accept_trouble)
         self.ssh_sockets = listener.bind(host, int(cfg.server["ssh_port"]), "ssh", self.accept_trouble)
+        self.metrics = open_metrics(self.world, cfg)
         # tortoise keeps its state in a context variable: init before the servers exist.
         await startup.open_database(cfg.database_url, in_data_dir=not cfg.server.get("database_url"))
         from .ssh import host_key, start_ssh
@@ -83,6 +87,11 @@ class App:
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
+        if self.metrics:
+            self.metrics.start()
+        metrics_port = self.metrics.port if self.metrics else None
+        runfile.write(cfg.data_dir, host=host, telnet=self.telnet_port, ssh=self.ssh_port,
+                      metrics_host=cfg.section("metrics")["host"], metrics=metrics_port)
         # SIGTERM and SIGINT stop cleanly from the moment READY is out (a script may send one
         # as soon as it reads the line).
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -90,8 +99,9 @@ class App:
                 loop.add_signal_handler(sig, self.request_shutdown)
             except NotImplementedError:  # pragma: no cover - not on Windows
                 pass
-        # A line tests and scripts can wait for.
-        print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}", flush=True)
+        # A line tests and scripts can wait for (the run file `korchma status` reads is there by then).
+        print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
+              + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
 
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
@@ -106,6 +116,7 @@ class App:
                 await self.world.tables.stop()
             except Exception:
                 log.debug("stopping tables after a failed start", exc_info=True)
+        await close_metrics(self.metrics)
         # Always: a failed init may have opened a connection (aiosqlite's thread keeps the
         # process alive). tortoise's "shutdown" line would be a second line on the host's screen.
         tortoise_log = logging.getLogger("tortoise")
@@ -124,13 +135,17 @@ class App:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
-            await session.close(msg("login.banned"))
+            self.world.meters.login_refused(session.kind, "login.banned")
+            await session.close(ban_notice(ban))
             return
+        self.world.meters.login(session.kind)
         account.last_login = accounts.now()
         if session.encoding_known and account.encoding != session.encoding:
             account.encoding = session.encoding
         with best_effort("the login of %s", account.name):  # a login can live without it
             await account.save(update_fields=["last_login", "encoding"])
+        with best_effort("the login history of %s", account.name):  # for the admin's `where NAME`
+            await login_history.record(account, session.kind, session.address)
         session.account = account
         session.apply_account_settings(account)
         session.login_state = "ready"
@@ -205,6 +220,8 @@ class App:
         if self.ssh is not None:
             self.ssh.close()
         await db.close()
+        await close_metrics(self.metrics)
+        runfile.remove(self.config.data_dir)
         self.accept_trouble.close()
         self.stopped.set()
 

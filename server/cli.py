@@ -28,6 +28,7 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 SUBCOMMANDS: list[str] = [
     "cli_admin",
     "cli_backup",
+    "cli_status",
 ]
 
 
@@ -56,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None, help="address to listen on")
     serve.add_argument("--telnet-port", type=int, default=None, help="telnet port (0 = any free port)")
     serve.add_argument("--ssh-port", type=int, default=None, help="SSH port (0 = any free port)")
+    serve.add_argument("--metrics-port", type=int, default=None,
+                       help="serve Prometheus /metrics on this port (0 = any free port, -1 = off)")
     serve.set_defaults(run=run_serve)
     for name in SUBCOMMANDS:
         importlib.import_module(f".{name}", __package__).register(sub)
@@ -71,6 +74,8 @@ def load_config(args: argparse.Namespace) -> config_mod.Config:
         value = getattr(args, key, None)
         if value is not None:
             over["server"][key] = value
+    if getattr(args, "metrics_port", None) is not None:
+        over["metrics"] = {"port": args.metrics_port}
     cfg = config_mod.load(paths, over)
     if args.data_dir is not None:
         # A data folder given on the command line is relative to where the command runs.

@@ -18,6 +18,9 @@ DEFAULTS: dict[str, Any] = {
         "host_key": "ssh_host_ed25519_key",
         "default_language": "ru",
         "negotiation_wait": 1.0,
+        # PROXY protocol v1/v2 on the telnet port (server/proxy_gate.py), from these addresses only.
+        "proxy_protocol": False,
+        "proxy_trusted": ["127.0.0.1", "::1"],
     },
     "accounts": {
         "admins": [],
@@ -29,6 +32,7 @@ DEFAULTS: dict[str, Any] = {
         "new_accounts_per_address": 3,
         "new_accounts_window": 3600,
         "new_accounts_exempt": ["127.0.0.1", "::1"],
+        "reset_code_hours": 24,  # how long a `resetpass` code works
         # argon2id (OWASP's first choice; see docs/decisions.md "Logins"): KiB, passes, lanes.
         "argon2_memory": 19456,
         "argon2_time": 2,
@@ -55,6 +59,8 @@ DEFAULTS: dict[str, Any] = {
         "answer_guard": 1.5,
         "autopass_smart_seconds": 4,
     },
+    # Prometheus text at http://host:port/metrics (server/metrics.py); off by default.
+    "metrics": {"host": "127.0.0.1", "port": -1},
     "games": {"bids": {"rounds": 5, "seconds": 30}, "coup": {"turn": 60, "reaction": 20}},
 }
 

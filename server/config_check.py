@@ -64,6 +64,8 @@ RULES: dict[str, dict[str, Rule]] = {
         "host_key": Rule("text", nonempty=True),
         "default_language": Rule("text", choices=("@languages",)),
         "negotiation_wait": Rule("number", 0, 60),
+        "proxy_protocol": Rule("bool"),
+        "proxy_trusted": Rule("addresses"),
     },
     "accounts": {
         "admins": Rule("texts"),
@@ -75,6 +77,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "new_accounts_window": Rule("number", 0, 365 * DAY),
         "new_accounts_exempt": Rule("addresses"),
         "login_forget": Rule("number", 0, 365 * DAY),
+        "reset_code_hours": Rule("number", 0.01, 24 * 365),
         # argon2id (world/login_guard.py Hasher): KiB, passes, lanes. libargon2 wants at least 8 KiB
         # a lane (check_together); above 4 GiB or 100 passes a login would take its memory or
         # seconds of CPU for every password check.
@@ -104,10 +107,15 @@ RULES: dict[str, dict[str, Rule]] = {
         "answer_guard": Rule("number", 0, 60),
         "autopass_smart_seconds": Rule("number", 0, 3600),
     },
+    "metrics": {
+        "host": Rule("text", nonempty=True),
+        "port": Rule("int", -1, 65535),  # -1: off; 0: any free port
+    },
 }
-#: Command-line flags of `korchma serve` and the [server] keys they set.
+#: Command-line flags of `korchma serve` and the [server] (and [metrics]) keys they set.
 FLAGS = {"host": "--host", "telnet_port": "--telnet-port", "ssh_port": "--ssh-port",
          "data_dir": "--data-dir", "database_url": "--database-url"}
+METRICS_FLAGS = {"port": "--metrics-port"}
 
 
 def _choices(rule: Rule) -> tuple[str, ...]:
@@ -212,7 +220,7 @@ class Origin:
 
     def where(self, section: str, key: str | None = None) -> str:
         if self.path is None:
-            flag = FLAGS.get(key or "") if section == "server" else None
+            flag = {"server": FLAGS, "metrics": METRICS_FLAGS}.get(section, {}).get(key or "")
             return flag or "command line"
         line = self.line_of(section, key)
         return f"{self.path}, line {line}" if line else str(self.path)
@@ -273,6 +281,11 @@ def check_together(raw: dict[str, Any], where: Callable[[str, str], str]) -> Non
     if memory < 8 * lanes:
         raise ConfigError(f"{where('accounts', 'argon2_memory')}: accounts.argon2_memory must be at least 8 KiB "
                           f"per lane (accounts.argon2_lanes = {lanes}: {8 * lanes}), not {memory}")
+    server = raw["server"]
+    if server["proxy_protocol"] and not server["proxy_trusted"]:
+        raise ConfigError(f"{where('server', 'proxy_trusted')}: server.proxy_trusted is empty while "
+                          "server.proxy_protocol is on, so every telnet connection would be closed; "
+                          "list the proxy's address")
 
 
 def _check_games(games: dict[str, Any], origin: Origin) -> None:

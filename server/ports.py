@@ -39,6 +39,7 @@ class TelnetDoorLike(Protocol):
     app: AppServices
     input_buffer: int
     sessions: set[Any]
+    proxy_gate: Any  # server/proxy_gate.py ProxyGate
 
     def mssp_variables(self) -> dict[str, Any]: ...
 

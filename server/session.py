@@ -15,12 +15,14 @@ from commands import dispatch, parse
 from commands.base import split_args
 from commands.parser import Parsed
 from world import accounts, db, login_guard, logins
+from world.ban_notice import ban_notice
 from world.i18n import normalize_lang, t
 from world.log_redact import secret_scope
 from world.messages import Msg, msg
 from world.models import Account
 from world.text import clean_controls
 
+from . import login_reset
 from .render import layout
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("korchma.session")
 
 # Login states whose line is a password: never logged (world/log_redact.py).
-SECRET_STATES = frozenset({"password", "new_password", "confirm"})
+SECRET_STATES = frozenset({"password", "new_password", "confirm"}) | login_reset.STATES
 
 ENCODINGS = {"1": "utf-8", "2": "cp1251", "3": "koi8-r", "utf-8": "utf-8", "utf8": "utf-8",
              "cp1251": "cp1251", "windows-1251": "cp1251", "koi8-r": "koi8-r", "koi8r": "koi8-r",
@@ -92,6 +94,7 @@ class Session:
         self.login_state = "name"
         self.pending_name = ""
         self.pending_password = ""
+        self.pending_reset: logins.Outcome | None = None  # a reset code that held (server/login_reset.py)
         # A dialogue (e.g. `password` asking with hidden input) takes the next lines instead of
         # the command parser: an async callable (session, line), or None.
         self.dialog: Any = None
@@ -220,7 +223,8 @@ class Session:
                     return
                 if verdict == "warn":
                     self.send("input.flood_warning")
-                await dispatch(self, parsed, wait)
+                with self.world.meters.command(parsed):
+                    await dispatch(self, parsed, wait)
         except Exception as exc:  # a bug must not kill the session or show a traceback
             # Name the line only when it holds no secret (the traceback is redacted anyway).
             shown = "(a line with a secret, not shown)" if secret else repr(line)
@@ -238,6 +242,7 @@ class Session:
     def restart_login(self) -> None:
         self.login_state = "name"
         self.pending_password = ""
+        self.pending_reset = None
         self.set_echo(True)
 
     def who(self) -> str:
@@ -269,15 +274,10 @@ class Session:
             await self._login_name(line)
         elif state == "password":
             await self._login_password(line)
+        elif state in login_reset.STATES:
+            await login_reset.step(self, line)
         elif state == "new_password":
-            problem = accounts.password_problem(line)
-            if problem:
-                self.send(problem)
-                self.send("login.ask_new_password")
-                return
-            self.pending_password = line
-            self.login_state = "confirm"
-            self.send("login.ask_confirm")
+            self.take_new_password(line, "confirm")
         elif state == "confirm":
             self.set_echo(True)
             if line != self.pending_password:
@@ -287,6 +287,18 @@ class Session:
                 self.send("login.ask_name")
                 return
             await self._create_account()
+
+    def take_new_password(self, line: str, confirm_state: str) -> None:
+        """A new password typed (a new account, or after a reset code): too short or too long is
+        said and asked again; else it is kept and asked once more (``confirm_state``)."""
+        problem = accounts.password_problem(line)
+        if problem:
+            self.send(problem)
+            self.send("login.ask_new_password")
+            return
+        self.pending_password = line
+        self.login_state = confirm_state
+        self.send("login.ask_confirm")
 
     async def _login_name(self, line: str) -> None:
         name = line.strip()
@@ -308,7 +320,7 @@ class Session:
             return
         ban = await accounts.active_ban(name, self.address)
         if ban:
-            await self.close(msg("login.banned"))
+            await self.close(ban_notice(ban))
             return
         self.pending_name = name
         existing = await accounts.find(name)
@@ -336,6 +348,9 @@ class Session:
         outcome = await self.app.logins.log_in(self.pending_name, self.address, line)
         if self._refused(outcome):
             return
+        if outcome.reset_id is not None:  # a reset code, not the password
+            login_reset.begin(self, outcome)
+            return
         assert outcome.account is not None
         await self.app.logged_in(self, outcome.account)
         self.tell_failures(outcome.failures)
@@ -344,6 +359,7 @@ class Session:
         """Say why the login or the new account was refused (and ask the name again)."""
         if outcome.refusal is None:
             return False
+        self.world.meters.login_refused(self.kind, outcome.refusal)
         self.send(outcome.refusal, **outcome.params)
         self.send("login.ask_name")
         return True

@@ -1,7 +1,9 @@
 """SSH authentication: one :class:`KorchmaSSHServer` per connection. The user name is the account
 name; a password for a name nobody has yet creates the account; public keys come from the
-account's ``SshKey`` rows (``keys add``). The connection cap, bans, the login throttle and the
-check queue apply exactly as on telnet, and every refusal is told in an auth banner (OpenSSH
+account's ``SshKey`` rows (``keys add``). Keyboard-interactive (server/ssh_kbdint.py) asks a new
+account's password twice and takes a password reset code; the password method takes a code with
+SSH's password change request. The connection cap, the login throttle and the check queue apply
+exactly as on telnet, a ban hangs up at once, and every refusal is told in an auth banner (OpenSSH
 prints them)."""
 from __future__ import annotations
 
@@ -12,14 +14,16 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import asyncssh
 
-from world import accounts
+from world import accounts, logins, password_reset
 from world.addresses import normalize_address
+from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.i18n import strip_marks, t
 from world.log_redact import secret_scope
 from world.models import Account
 
 from .connections import Ticket
+from .ssh_kbdint import KbdintLogin
 
 if TYPE_CHECKING:
     from .ports import AppServices
@@ -40,12 +44,15 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         self.address = ""
         self.account: Account | None = None
         self.key_blobs: set[tuple[str, bytes]] = set()
-        self.refused = False  # banned or throttled: every method fails
+        self.refused = False  # throttled: every method fails (a ban hangs up at once)
         self.created = False
         self.ticket: Ticket | None = None
         self.refuse_timer: asyncio.TimerHandle | None = None
         self.failures = (0, 0)  # failed logins on the account since its last one (to tell it)
         self.by_password = False
+        self.kbdint = KbdintLogin(self)
+        self.reset: logins.Outcome | None = None  # a reset code given to the password method
+        self.reset_code = ""  # ... which the client sends again with the new password
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -100,6 +107,7 @@ class KorchmaSSHServer(asyncssh.SSHServer):
     def _throttled(self, name: str) -> bool:
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
+            self.app.world.meters.login_refused("ssh", "login.wait")
             self._banner("login.wait", seconds=int(wait) + 1)
             return True
         return False
@@ -116,10 +124,14 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         if self._throttled(name):
             self.refused = True
             return True
-        if await accounts.active_ban(name, self.address):
-            self._banner("login.banned")
-            self.refused = True
-            return True
+        ban = await accounts.active_ban(name, self.address)
+        if ban:
+            self.app.world.meters.login_refused("ssh", "login.banned")
+            # Say until when (and why) and hang up: more Password prompts could never work.
+            notice = ban_notice(ban)
+            self._banner(notice.key, **notice.params)
+            raise asyncssh.DisconnectError(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                           strip_marks(t("en", notice.key, **notice.params)))
         account = await accounts.find(name)
         if account is None:
             problem = accounts.name_problem(name)
@@ -159,12 +171,50 @@ class KorchmaSSHServer(asyncssh.SSHServer):
             if attempt.failed:
                 self._banner("error.storage")
                 return False
+        if outcome.reset_id is not None:
+            # A reset code: the client asks for the new password twice and sends it with the code
+            # (SSH's password change request; change_password).
+            self.reset, self.reset_code = outcome, password_reset.normalize(password) or ""
+            raise asyncssh.PasswordChangeRequired(strip_marks(t(self.app.config.server["default_language"],
+                                                                "login.reset_accepted")))
+        return self.logged(outcome)
+
+    def logged(self, outcome: logins.Outcome) -> bool:
+        """A password login's outcome (either method): the refusal told, or the account taken."""
         if outcome.refusal is not None:
+            self.app.world.meters.login_refused("ssh", outcome.refusal)
             self._banner(outcome.refusal, **outcome.params)
             return False
         self.account, self.created, self.failures = outcome.account, outcome.created, outcome.failures
         self.by_password = True
         return True
+
+    async def change_password(self, username: str, old_password: str, new_password: str) -> bool:
+        """The new password after a reset code (validate_password), with the code again."""
+        with secret_scope(old_password, new_password):
+            reset, self.reset = self.reset, None
+            if self.refused or reset is None or password_reset.normalize(old_password) != self.reset_code:
+                return False
+            self.reset_code = ""
+            problem = accounts.password_problem(new_password)
+            if problem:
+                self._banner(problem)
+                return False
+            assert reset.account is not None and reset.reset_id is not None
+            outcome = await self.app.logins.finish_reset(reset.account, reset.reset_id, self.address,
+                                                         new_password, door="ssh")
+        if outcome.refusal is None:
+            self._banner("login.reset_done")
+        return self.logged(outcome)
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
+        return self.kbdint.challenge(username.strip())
+
+    async def validate_kbdint_response(self, username: str, responses: Any) -> Any:
+        return await self.kbdint.respond(username.strip(), list(responses))
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         # A key that does not match is no guess at a secret: clients offer all they have, so it

@@ -143,7 +143,9 @@ def wait_for_database_threads(timeout: float = 5.0) -> None:
 
 def port_problem(door: str, host: str, port: int, err: OSError) -> StartupError:
     flag, key = {"telnet": ("--telnet-port", "server.telnet_port"),
-                 "ssh": ("--ssh-port", "server.ssh_port")}[door]
+                 "ssh": ("--ssh-port", "server.ssh_port"),
+                 "metrics": ("--metrics-port", "metrics.port")}[door]
+    host_hint = "metrics.host" if door == "metrics" else "server.host or --host"
     where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
     if err.errno == errno.EADDRINUSE:
         return StartupError(f"{door} port {port} is already in use on {host or 'every address'} "
@@ -153,9 +155,9 @@ def port_problem(door: str, host: str, port: int, err: OSError) -> StartupError:
                             f"choose a port above 1023 in {key} or {flag}")
     if err.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
         return StartupError(f"cannot listen for {door} on {where}: {os_reason(err)}; "
-                            f"change server.host or --host")
+                            f"change {host_hint}")
     return StartupError(f"cannot listen for {door} on {where} ({os_reason(err)}); "
-                        f"change {key} or {flag}, or server.host or --host")
+                        f"change {key} or {flag}, or {host_hint}")
 
 
 def preload_texts() -> None:

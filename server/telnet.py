@@ -42,6 +42,7 @@ from world.i18n import strip_marks, t
 from world.messages import Msg, msg
 
 from .listener import GuardedSocket
+from .proxy_gate import ProxyGate
 from .session import Session
 from .telnet_protocol import (MAX_BACKLOG, PAUSE_LINES, PAUSE_QUEUE, RESUME_LINES, KorchmaTelnetProtocol,
                               KorchmaWriter, NoReader, Wire, escape_iac, gmcp_frame, normalize_encoding,
@@ -436,6 +437,7 @@ class TelnetDoor:
         self.input_buffer = max(256, int(cfg.section("limits").get("input_buffer", 8192)))
         self.login_timeout = float(cfg.section("accounts").get("login_timeout", 60))
         self.negotiation_wait = float(cfg.server.get("negotiation_wait", 1.0))
+        self.proxy_gate = ProxyGate.from_config(cfg)
         self.sessions: set[TelnetSession] = set()
         self.server: asyncio.AbstractServer | None = None
         self.servers: list[asyncio.AbstractServer] = []

@@ -30,6 +30,8 @@ from telnetlib3.telopt import (BINARY, CHARSET, DO, EOR, GMCP, IAC, LINEMODE, MC
 from world.addresses import normalize_address
 
 from .connections import Ticket
+from .proxy_gate import HeaderReader
+from .proxy_protocol import ProxyHeaderError
 
 if TYPE_CHECKING:
     from .ports import TelnetDoorLike
@@ -233,6 +235,21 @@ class KorchmaTelnetProtocol(TelnetServer):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername") or ("?", 0)
         address = normalize_address(str(peer[0]))
+        gate = self.door.proxy_gate
+        if gate.enabled:  # the real address comes first, in a PROXY header (server/proxy_gate.py)
+            if not gate.trusts(address):
+                log.warning("telnet connection from %s closed: proxy_protocol is on and %s is not in "
+                            "server.proxy_trusted", address, address)
+                transport.close()
+                return
+            self._early_transport = transport
+            self._header = HeaderReader(address)
+            self._header_timer = asyncio.get_running_loop().call_later(gate.wait, self._header_late)
+            return
+        self._admit(transport, address)
+
+    def _admit(self, transport: asyncio.BaseTransport, address: str) -> None:
+        """Count the connection against its address's limit, then start telnet."""
         self.ticket = self.door.app.connections.admit(address)
         if self.ticket is None:  # over limits.connections_per_address: one line, no negotiation
             self._closing = True
@@ -246,6 +263,49 @@ class KorchmaTelnetProtocol(TelnetServer):
         self.writer._reader = session  # type: ignore[assignment]
         self.door.sessions.add(session)
         self.door.app.world.connected(session)
+
+    # -- PROXY header (only with server.proxy_protocol on) --------------------------------
+
+    _header: HeaderReader | None = None
+    _header_timer: asyncio.TimerHandle | None = None
+    _early_transport: asyncio.BaseTransport | None = None
+
+    def _read_header(self, data: bytes) -> None:
+        reader, transport = self._header, self._early_transport
+        assert reader is not None and transport is not None
+        try:
+            done = reader.feed(data)
+        except ProxyHeaderError as err:
+            log.warning("telnet connection from proxy %s closed: %s", reader.peer, err)
+            self._header_over()
+            transport.close()
+            return
+        if done is None:
+            return
+        header, address, rest = done
+        self._header_over()
+        log.debug("telnet connection from %s through proxy %s (PROXY v%d %s %s)", address, reader.peer,
+                  header.version, header.command, header.family)
+        self._admit(transport, address)
+        if rest and self.ticket is not None:
+            self.data_received(rest)
+
+    def _header_over(self) -> None:
+        self._header = None
+        self._early_transport = None
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _header_late(self) -> None:
+        self._header_timer = None
+        reader, transport = self._header, self._early_transport
+        if reader is None or transport is None:
+            return
+        log.warning("telnet connection from proxy %s closed: no PROXY header within %.0f s",
+                    reader.peer, self.door.proxy_gate.wait)
+        self._header_over()
+        transport.close()
 
     def begin_negotiation(self) -> None:
         """Offer everything in the first packet: one round trip, and MSSP crawlers that never
@@ -300,6 +360,9 @@ class KorchmaTelnetProtocol(TelnetServer):
         and runs of escaped 0xFF, so junk costs C-speed work, not a Python call per byte;
         and a byte budget per connection (:data:`INPUT_RATE`), so one client cannot keep the
         process busy for everybody else."""
+        if self._header is not None:
+            self._read_header(data)
+            return
         session = self.session
         w = self.writer
         if session is None or w is None or self._closing:
@@ -390,7 +453,10 @@ class KorchmaTelnetProtocol(TelnetServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.ticket is None:
-            return  # refused in connection_made: telnetlib3 never started
+            if self._header is not None:
+                log.debug("telnet connection from proxy %s closed before its PROXY header", self._header.peer)
+                self._header_over()
+            return  # refused before telnet started (limits, or a PROXY header not accepted)
         self.ticket.release()
         if self._mccp2_compressor is not None:
             self._mccp2_compressor = None

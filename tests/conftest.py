@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-READY = re.compile(r"KORCHMA READY telnet=(\d+) ssh=(\d+)")
+READY = re.compile(r"KORCHMA READY telnet=(\d+) ssh=(\d+)(?: metrics=(\d+))?")
 
 
 @dataclass
@@ -28,6 +28,7 @@ class ServerProcess:
     proc: subprocess.Popen | None = None
     telnet_port: int = 0
     ssh_port: int = 0
+    metrics_port: int | None = None  # [metrics] port set: the port /metrics is on
     log_path: Path | None = None
     nofile: int | None = None  # a lower file-descriptor limit (RLIMIT_NOFILE) for the process
 
@@ -61,6 +62,7 @@ class ServerProcess:
             m = READY.search(line)
             if m:
                 self.telnet_port, self.ssh_port = int(m.group(1)), int(m.group(2))
+                self.metrics_port = int(m.group(3)) if m.group(3) else None
                 return self
         self.proc.kill()
         raise RuntimeError(f"server did not start:\n{self.log_path.read_text()}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any, Pattern
+from typing import Any, Callable, Pattern
 
 import asyncssh
 
@@ -88,19 +88,50 @@ class Screen:
         return ["".join(line).rstrip() for line in self.lines]
 
 
-class _Banners(asyncssh.SSHClient):
-    """Keeps the authentication banners the server sends (why a login was refused)."""
+#: Answers keyboard-interactive prompts: (the prompts' texts, the banners so far) -> the answers,
+#: or None to give up. Each call is one challenge; a list of answer lists is used in order.
+Answers = Callable[[list[str], list[str]], "list[str] | None"]
 
-    def __init__(self, into: list[str]) -> None:
-        self.into = into
+
+class _Banners(asyncssh.SSHClient):
+    """Keeps the authentication banners the server sends (why a login was refused), answers
+    keyboard-interactive challenges (``answers``) and password change requests (``change``:
+    (old, new))."""
+
+    def __init__(self, into: list[str], answers: Answers | None = None,
+                 change: tuple[str, str] | None = None, prompts: list[list[str]] | None = None) -> None:
+        self.into, self.answers, self.change = into, answers, change
+        self.prompts = prompts if prompts is not None else []
 
     def auth_banner_received(self, msg: str, lang: str) -> None:
         self.into.append(msg)
+
+    def kbdint_auth_requested(self) -> str | None:
+        return "" if self.answers is not None else None
+
+    def kbdint_challenge_received(self, name: str, instructions: str, lang: str,
+                                  prompts: Any) -> list[str] | None:
+        if not prompts:
+            return []
+        texts = [text for text, _echo in prompts]
+        self.prompts.append(texts)
+        assert self.answers is not None
+        return self.answers(texts, self.into)
+
+    def password_change_requested(self, prompt: str, lang: str) -> Any:
+        return self.change if self.change is not None else NotImplemented
+
+
+def scripted(*rounds: list[str]) -> Answers:
+    """Answers that give each challenge the next list of ``rounds``, then give up."""
+    left = list(rounds)
+    return lambda prompts, banners: left.pop(0) if left else None
 
 
 class SSHClient:
     def __init__(self) -> None:
         self.banners: list[str] = []  # authentication banners, also when the login is refused
+        self.prompts: list[list[str]] = []  # keyboard-interactive challenges asked (their prompts)
         self.conn: asyncssh.SSHClientConnection | None = None
         self.process: Any = None
         self.term = True
@@ -116,15 +147,23 @@ class SSHClient:
     async def connect(self, port: int, name: str, password: str | None = None, key: Any = None,
                       term: bool = True, width: int = 80, height: int = 24, host: str = "127.0.0.1",
                       command: str | None = None, local_address: str | None = None,
-                      connect_timeout: float = 10) -> "SSHClient":
-        """``local_address``: the source address to connect from (see TelnetClient.connect)."""
+                      connect_timeout: float = 10, answers: Answers | None = None,
+                      change: tuple[str, str] | None = None) -> "SSHClient":
+        """``local_address``: the source address to connect from (see TelnetClient.connect).
+        ``answers``: log in by keyboard-interactive (as OpenSSH does), answering each challenge
+        with it (:func:`scripted`); the prompts asked are kept in ``prompts``. ``change``: the
+        (old, new) passwords to give if the server asks for a password change."""
         self.term = term
+        if answers is not None:
+            preferred = "keyboard-interactive"
+        else:
+            preferred = "publickey" if password is None else "password,publickey"
         self.conn = await asyncssh.connect(
             host, port, username=name, password=password,
-            client_factory=lambda: _Banners(self.banners),
+            client_factory=lambda: _Banners(self.banners, answers, change, self.prompts),
             local_addr=(local_address, 0) if local_address else None,
             client_keys=[key] if key is not None else None,
-            preferred_auth="publickey" if password is None else "password,publickey",
+            preferred_auth=preferred,
             known_hosts=None, agent_path=None, config=None, connect_timeout=connect_timeout)
         self.process = await self.conn.create_process(
             command, term_type="xterm-256color" if term else None,

@@ -87,14 +87,18 @@ class TelnetClient:
 
     # -- connection ---------------------------------------------------------------------
 
-    async def connect(self, host: str, port: int, local_address: str | None = None) -> "TelnetClient":
+    async def connect(self, host: str, port: int, local_address: str | None = None,
+                      preamble: bytes = b"") -> "TelnetClient":
         """``local_address``: the source address to connect from (e.g. 127.0.0.2: on Linux every
-        127.x.y.z reaches a server on 127.0.0.1), to be another visitor."""
+        127.x.y.z reaches a server on 127.0.0.1), to be another visitor. ``preamble``: bytes sent
+        before anything else (a PROXY protocol header, as HAProxy sends it)."""
         import codecs
 
         self._decoder = codecs.getincrementaldecoder(self.encoding)("replace")
         self.reader, self.writer = await asyncio.open_connection(
             host, port, local_addr=(local_address, 0) if local_address else None)
+        if preamble:
+            self.writer.write(preamble)
         self._task = asyncio.get_running_loop().create_task(self._read_loop())
         return self
 
@@ -400,8 +404,9 @@ class TelnetClient:
 async def log_in(port: int, name: str, password: str = "secret1", create: bool = True,
                  **options: Any) -> TelnetClient:
     """Connect to 127.0.0.1:``port`` and log in (creating the account if ``create``)."""
+    preamble = options.pop("preamble", b"")
     client = TelnetClient(**options)
-    await client.connect("127.0.0.1", port)
+    await client.connect("127.0.0.1", port, preamble=preamble)
     await client.login(name, password, create=create)
     await client.settle(0.1)
     return client

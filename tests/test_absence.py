@@ -180,6 +180,14 @@ async def test_revolution_refused_command_still_takes_the_seat_back(server_facto
     anna.send_line("начать")
     await anna.expect("Анна: нет ответа — ход по умолчанию.", timeout=120)
     await anna.expect("Вы не ответили вовремя: пока вы снова не сделаете ход, за вас играет бот.", timeout=10)
+
+    def her_awaiting() -> dict[str, Any]:
+        return [data for name, data in anna.gmcp_messages if name == "Korchma.Game.Awaiting"][-1]
+
+    # Wait for a step only she can answer (the start of her own turn): in a reaction window the
+    # other bot's answer may resolve a fight that names her seat, which is not a move for her.
+    await anna.wait_for(lambda: her_awaiting()["kind"] == "turn"
+                        and "draw_hidden" in [a["type"] for a in her_awaiting()["legal"]], 30)
     count = len(anna.gmcp_messages)
     anna.send_line("конец")  # the end of a turn: not at this step
     await anna.expect("С возвращением")
@@ -191,8 +199,7 @@ async def test_revolution_refused_command_still_takes_the_seat_back(server_facto
                 if name == "Korchma.Game.Event" and data["params"].get("seat") == 0]
 
     assert not her_moves(), her_moves()
-    awaiting = [data for name, data in anna.gmcp_messages if name == "Korchma.Game.Awaiting"][-1]
-    legal = [a["type"] for a in awaiting["legal"]]
+    legal = [a["type"] for a in her_awaiting()["legal"]]
     verb = {"draw_hidden": "тянуть", "pass": "пас"}
     choice = next(t for t in legal if t in verb)
     typed_from = len(anna.text)

@@ -20,26 +20,11 @@ from typing import Any
 
 import pytest
 
-from tests.telnet_client import log_in
-from tests.wire import FINISHED, open_table
+from tests.wire import FINISHED, open_table, person
 
 # The day-1 guard against a repeated answer (world/waits.py) is not under test here: each phase's
 # `готов` is typed as soon as the phase opens, so the guard is off at this server.
 MAFIA_CONFIG = "[tables]\nanswer_guard = 0"
-
-
-async def _person(server: Any, door: str, name: str, lang: str, gmcp: bool = False) -> Any:
-    from tests.ssh_client import connect
-
-    if door == "telnet":
-        client = await log_in(server.telnet_port, name, naws=(200, 50), gmcp=gmcp)
-    else:
-        client = await connect(server.ssh_port, name, password="secret1", width=200, height=50)
-        await client.expect(name)
-    if lang == "en":
-        client.send_line("lang en")
-        await client.expect("Language: English")
-    return client
 
 
 def after(text: str, first: str, then: str) -> bool:
@@ -51,9 +36,9 @@ def after(text: str, first: str, then: str) -> bool:
 @pytest.mark.parametrize("door", ["telnet", "ssh"])
 async def test_mafia_stand_up_news_kept_warrior_free_vote_before_death(server_factory, door):
     srv = server_factory(MAFIA_CONFIG)
-    anna = await _person(srv, "telnet", "Анна", "ru")
-    boris = await _person(srv, door, "Boris", "en")
-    others = {name: await _person(srv, "telnet", name, "ru") for name in ("Вера", "Гоша", "Дина")}
+    anna = await person(srv, "telnet", "Анна", "ru")
+    boris = await person(srv, door, "Boris", "en")
+    others = {name: await person(srv, "telnet", name, "ru") for name in ("Вера", "Гоша", "Дина")}
     number = await open_table(anna, "открыть мафия seats=5 night=10m day=10m")
     boris.send_line(f"join {number}")
     await boris.expect("You sit down")
@@ -132,12 +117,12 @@ async def test_coup_queued_challenge_dropped_and_examination_unblockable(server,
     blocked. Vera challenges first and waits for Boris's priority (seat 1); Boris challenges too,
     his challenge takes the window, and Vera is told hers was dropped (nobody else is)."""
     other = "ssh" if door == "telnet" else "telnet"
-    anna = await _person(server, "telnet", "Анна", "ru")
+    anna = await person(server, "telnet", "Анна", "ru")
     number = await open_table(anna, "открыть переворот seats=3 first=1 turn=300 reaction=300 role=investigator")
-    boris = await _person(server, other, "Boris", "en")
+    boris = await person(server, other, "Boris", "en")
     boris.send_line(f"join {number}")
     await boris.expect("You sit down")
-    vera = await _person(server, door, "Vera", "en")
+    vera = await person(server, door, "Vera", "en")
     vera.send_line(f"join {number}")
     await vera.expect("You sit down")
     anna.send_line("начать")
@@ -178,11 +163,11 @@ async def test_bots_write_letters_in_the_readers_language(server_factory, door):
 
     other = "ssh" if door == "telnet" else "telnet"
     srv = server_factory(MAFIA_CONFIG + "\nbot_delay = 0.05")
-    zoe = await _person(srv, door, "Zoe", "en", gmcp=True)
+    zoe = await person(srv, door, "Zoe", "en", gmcp=True)
     number = await open_table(zoe, "open mafia seats=15 night=10m day=10m master=Pat")
     zoe.send_line("bots 14")
     await zoe.expect("sit down: 14 bots.")
-    pat = await _person(srv, other, "Pat", "en", gmcp=True)
+    pat = await person(srv, other, "Pat", "en", gmcp=True)
     pat.send_line(f"master {number}")
     await pat.expect(f"You are the Master of table {number}")
     zoe.send_line("start")
@@ -225,7 +210,7 @@ async def test_a_blocked_maniac_is_told_his_assault_worked(server_factory, door)
     did not work."""
     names = ("Анна", "Вера", "Гоша", "Дина", "Ефим")
     srv = server_factory(MAFIA_CONFIG)
-    people = {name: await _person(srv, door, name, "ru") for name in names}
+    people = {name: await person(srv, door, name, "ru") for name in names}
     host = people["Анна"]
     number = await open_table(host, "открыть мафия seats=5 night=10m day=10m")
     for name in names[1:]:

@@ -5,22 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tests.telnet_client import log_in
-from tests.wire import open_table, set_lang
-
-
-async def _person(server, door: str, name: str):
-    from tests.ssh_client import connect
-
-    if door == "telnet":
-        return await log_in(server.telnet_port, name)
-    client = await connect(server.ssh_port, name, password="secret1")
-    await client.expect(name)
-    return client
+from tests.wire import open_table, person, set_lang
 
 
 @pytest.mark.parametrize("door", ["telnet", "ssh"])
 async def test_a_command_of_another_place_says_where_it_works(server, door):
-    anna = await _person(server, door, "Анна")
+    anna = await person(server, door, "Анна")
     anna.send_line("встать")  # the hall: `leave` is a table's
     await anna.expect("«встать» работает за столом: сначала сядьте за него (сесть N)")
     anna.send_line("тянуть")  # a «Революция» verb
@@ -45,7 +35,7 @@ async def test_look_at_a_table_by_its_number_from_the_hall(server, door):
     not the hall's description again; the game itself stays for those at the table."""
     anna = await log_in(server.telnet_port, "Анна")
     number = await open_table(anna, "открыть переворот")
-    boris = await _person(server, door, "Boris")
+    boris = await person(server, door, "Boris")
     boris.send_line(f"смотреть {number}")
     await boris.expect(f"Сесть за него: сесть {number}. Следить за игрой: наблюдать {number}.")
     assert f"Стол {number}" in boris.text and "Хозяин: Анна" in boris.text

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from games.mafia import engine as E
+from games.mafia import abilities as AB
 from tests.test_mafia_engine import err, finish, game, order
 from tests.test_mafia_public_roles import goto, pos
 from world import morph
@@ -148,7 +148,7 @@ def test_a_refused_target_gives_its_one_reason():
 def test_every_reason_has_its_line_in_every_language():
     from games.mafia import targets as T
 
-    source = "".join(inspect.getsource(f) for f in (E.target_refusal, T.seat_refusal, T._rules, T.protection))
+    source = "".join(inspect.getsource(f) for f in (AB.target_refusal, T.seat_refusal, T._rules, T.protection))
     reasons = set(re.findall(r'return (?:None if .*? else )?"(\w+)"', source))
     reasons |= set(re.findall(r'out\.append\(\("(\w+)"', source))  # (targets._rules: reason, seats)
     reasons |= {"self", "not_self", "other"}  # the mail and card checks, and the fallback

@@ -8,7 +8,7 @@ import random
 
 from games.mafia import GAME
 from games.mafia import bot as B
-from games.mafia import engine as E
+
 from tests.test_mafia_engine import finish, game, keys, order
 from tests.test_mafia_public_roles import pos, vote
 from world.i18n import catalog

@@ -522,7 +522,8 @@ async def test_rule_errors_come_back_in_the_readers_language(monkeypatch, positi
     assert message.key == "mafia.error.wrong_phase"
     assert render("uk", message).startswith("Голосування — не в цю фазу")
     # every error key the engine raises is in every catalog and renders from its parameters
-    source = Path(__file__).resolve().parents[1].joinpath("games/mafia/engine.py").read_text(encoding="utf-8")
+    source = "".join(path.read_text(encoding="utf-8")
+                     for path in sorted(Path(__file__).resolve().parents[1].joinpath("games/mafia").glob("*.py")))
     keys = set(re.findall(r'_err\("([a-z_]+)"', source)) | {
         "wrong_phase", "jailed", "hospital", "used_up", "not_first_night", "banned", "not_now", "exclusive",
         "spirit", "no_cards", "cards_off", "grey_mass", "already_named", "duplicate_public_role"}
@@ -659,8 +660,7 @@ def _engine_event_keys() -> set[str]:
     import games.mafia.engine as engine
 
     folder = Path(engine.__file__).parent
-    text = "".join((folder / name).read_text(encoding="utf-8")
-                   for name in ("engine.py", "cards.py", "public_roles.py", "versions.py"))
+    text = "".join(path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.py")))
     keys = set(re.findall(r'"(mafia\.[a-z_]+)"', text))
     return {k for k in keys if not k.startswith(("mafia.error", "mafia.outcome"))}
 

@@ -9,7 +9,8 @@ import pytest
 
 from games.base import MASTER, SPECTATOR, Audience, Awaiting, RuleError
 from games.mafia import GAME, MafiaState
-from games.mafia import engine as E
+from games.mafia import resolution as RES
+from games.mafia import state as MS
 from games.mafia import roles as R
 
 READY = {"type": "ready"}
@@ -505,7 +506,7 @@ def test_jury_adds_two_secret_votes_next_day():
     events = finish(s)
     assert keys(events, "mafia.guess")[0].params["correct"]
     GAME.apply(s, 0, {"type": "vote", "target": 2})  # Mafia 1 against 2 secret votes (−2 dead: none)
-    assert E.tally(s) == {2: 1, 4: 2}
+    assert RES.tally(s) == {2: 1, 4: 2}
     events = finish(s)
     assert not s.alive[4] and keys(events, "mafia.vote_result")[0].params == {"seat": 4, "fate": "death"}
 
@@ -514,7 +515,7 @@ def test_assist_adds_three_corresponding_personas_by_day():
     s = game(index=3)
     order(s, 3, "assist", 0)
     finish(s)
-    assert E.corresponding(s, 0) == 5 + 3 + 1  # start, assist, end-of-day growth
+    assert MS.corresponding(s, 0) == 5 + 3 + 1  # start, assist, end-of-day growth
 
 
 # ----------------------------------------------------------------------------------- genius
@@ -571,7 +572,7 @@ def test_votes_are_weighted_by_faction_and_only_the_outcome_is_published():  # #
     GAME.apply(s, 1, {"type": "vote", "target": 3})  # Mafia: 1
     GAME.apply(s, 2, {"type": "vote", "target": 0})  # Law: 2
     GAME.apply(s, 4, {"type": "vote", "target": 2})  # Neutral: 3
-    assert E.tally(s) == {3: 2, 0: 2, 2: 3}
+    assert RES.tally(s) == {3: 2, 0: 2, 2: 3}
     events = finish(s)
     public = [e for e in events if e.audience.kind == "all"]
     assert keys(events, "mafia.vote_result")[0].params == {"seat": 2, "fate": "death"}
@@ -584,7 +585,7 @@ def test_a_tie_goes_to_the_earlier_listed_public_role_then_alphabetically():  # 
     GAME.apply(s, 1, {"type": "vote", "target": 0})  # 1 on Zed
     events = finish(s)
     assert keys(events, "mafia.vote_result")[0].params["seat"] == 2  # Bob before Zed
-    assert E.tie_key(s, 1) < E.tie_key(s, 2)  # "amy" before "Bob", case-folded
+    assert RES.tie_key(s, 1) < RES.tie_key(s, 2)  # "amy" before "Bob", case-folded
 
 
 def test_maniac_sheds_one_vote_per_dead_and_nobody_dies_below_one():
@@ -592,7 +593,7 @@ def test_maniac_sheds_one_vote_per_dead_and_nobody_dies_below_one():
     s.alive[3] = False
     touch(s)
     GAME.apply(s, 0, {"type": "vote", "target": 4})
-    assert E.tally(s) == {4: 0}
+    assert RES.tally(s) == {4: 0}
     events = finish(s)
     assert keys(events, "mafia.no_execution") and s.alive[4]
 
@@ -651,7 +652,7 @@ def test_healing_threshold_eight_and_ten_for_law():
 def test_persona_draws_are_weighted_and_reproduce_from_the_seed():
     s = game(seed=7)
     s.personas[2] = {"killer": 3, "officer": 1}
-    draws = Counter(E.draw_persona(s, 2) for _ in range(4000))
+    draws = Counter(MS.draw_persona(s, 2) for _ in range(4000))
     assert 0.7 < draws["killer"] / 4000 < 0.8 and set(draws) == {"killer", "officer"}
     assert _draws(7, 50) == _draws(7, 50) != _draws(8, 50)
     one, two = GAME.new(12, {}, 99), GAME.new(12, {}, 99)
@@ -668,17 +669,17 @@ def _fresh(seed):
 
 def _draws(seed, n):
     s = _fresh(seed)
-    return [E.draw_persona(s, 2) for _ in range(n)]
+    return [MS.draw_persona(s, 2) for _ in range(n)]
 
 
 def test_growth_per_phase_list_and_own_readings():  # #1
     s = game()
     finish(s)
     assert all(sum(p.values()) == len(R.ROLE_PERSONAS[r]) + 1 for p, r in zip(s.personas, s.roles))
-    assert all(E.corresponding(s, x) == len(R.ROLE_PERSONAS[s.roles[x]]) + 1 for x in range(5))
+    assert all(MS.corresponding(s, x) == len(R.ROLE_PERSONAS[s.roles[x]]) + 1 for x in range(5))
     s = game(personas="own")
     finish(s)
-    assert s.personas[0]["boss"] == 2 and E.corresponding(s, 0) == 2
+    assert s.personas[0]["boss"] == 2 and MS.corresponding(s, 0) == 2
 
 
 # ----------------------------------------------------------------------------------- wins, stalemate
@@ -764,11 +765,11 @@ def test_public_role_hook_points(monkeypatch):
     s.roles = list(BASE)
     touch(s)
     assert s.public[0] == "test_tank" and s.hp[0] == 3
-    assert E.tie_key(s, 0) < E.tie_key(s, 1)  # a listed role before custom names
+    assert RES.tie_key(s, 0) < RES.tie_key(s, 1)  # a listed role before custom names
     s.index, s.phase = 3, "day"
     touch(s)
     GAME.apply(s, 0, {"type": "vote", "target": 2})
-    assert E.tally(s) == {2: 3, 0: -1}
+    assert RES.tally(s) == {2: 3, 0: -1}
     finish(s)
     order(s, 1, "tommygun", 0)
     finish(s)

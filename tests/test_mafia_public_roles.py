@@ -7,7 +7,10 @@ import random
 
 from games.base import MASTER
 from games.mafia import GAME, bot
-from games.mafia import engine as E
+from games.mafia import night as NI
+from games.mafia import resolution as RES
+from games.mafia import state as MS
+from games.mafia import stalemate as Q
 from games.mafia import roles as R
 from games.mafia.public_roles import PUBLIC_ORDER, ROLES, public_key
 from tests.test_mafia_engine import err, finish, game, keys, order, to, touch
@@ -20,7 +23,7 @@ def names(given: dict[int, str], n: int = 5) -> list[str]:
     return [given.get(x, f"p{x}") for x in range(n)]
 
 
-def pos(given: dict[int, str], index: int = 0, roles=None) -> E.MafiaState:
+def pos(given: dict[int, str], index: int = 0, roles=None) -> MS.MafiaState:
     roles = roles or BASE
     return game(roles, index, public=names(given, len(roles)))
 
@@ -60,7 +63,7 @@ def test_tie_priority_listed_roles_in_order_then_custom_names_alphabetically():
     """«приоритет имеет персонаж, чья Явная роль в правилах указана раньше»; «(Другой)»: «Приоритет
     повешения - по алфавиту» (decision #12)."""
     s = game(BASE, 3, public=["Яша", "Анна", "Прокурор", "Горец", "Бард"])
-    order_ = sorted(range(5), key=lambda x: E.tie_key(s, x))
+    order_ = sorted(range(5), key=lambda x: RES.tie_key(s, x))
     assert order_ == [3, 2, 4, 1, 0]
     for voter, target in ((0, 3), (3, 2)):  # 1 vote each on the Горец and the Прокурор
         vote(s, voter, target)
@@ -100,8 +103,8 @@ def test_prosecutor_adds_five_votes_once_publicly():
     assert err(order, s, 3, "indictment", 1).key == "mafia.error.used_up"
     s = pos({3: "Прокурор"}, 3)
     s.version = "A"
-    n = E._Night(s)
-    E.HANDLERS["indictment"](n, 3, ROLES["prosecutor"].abilities["indictment"], {"target": 4})
+    n = NI._Night(s)
+    NI.HANDLERS["indictment"](n, 3, ROLES["prosecutor"].abilities["indictment"], {"target": 4})
     assert s.extra_votes[3][4] == 3
 
 
@@ -159,8 +162,8 @@ def test_avenger_becomes_a_spirit_once_and_wins_a_stalemate():
     assert [e.params for e in keys(events, "mafia.spirit")] == [{"seat": 3}]
     assert GAME.view(s, 0)["spirits"] == [False, False, False, True, False]
     assert err(vote, s, 3, 0).key == "mafia.error.spirit"  # decision #18: no vote
-    s.quiet = E.STALEMATE_PHASES
-    assert E.check_win(s, False) == ("spirit", (3,))
+    s.quiet = Q.STALEMATE_PHASES
+    assert RES.check_win(s, False) == ("spirit", (3,))
     s.quiet = 0
     goto(s, 4)
     order(s, 1, "pistol", 3)
@@ -194,7 +197,7 @@ def test_unemployed_switches_to_a_role_not_in_play_at_the_end_of_the_day():
     s = pos({3: "Безработный", 2: "Горец"}, 3)
     assert err(order, s, 3, "labour_exchange", public="горец").key == "mafia.error.bad_arg"
     order(s, 3, "labour_exchange", public="Prosecutor")
-    assert E.tie_key(s, 3)[0] == ROLES["unemployed"].order
+    assert RES.tie_key(s, 3)[0] == ROLES["unemployed"].order
     events = finish(s)
     assert s.public[3] == "prosecutor" and s.names[3] == "Прокурор"
     assert [e.params for e in keys(events, "mafia.role_changed")] == [{"seat": 3, "key": "prosecutor",
@@ -230,10 +233,10 @@ def test_authority_adds_two_to_the_vote():
     """Авторитет: «Влияние --- +2 к силе голоса.» (A: +1)"""
     s = pos({2: "Авторитет"}, 3)
     vote(s, 2, 4)
-    assert E.tally(s) == {4: 4}
-    assert E.vote_weight(s, 2) == 4
+    assert RES.tally(s) == {4: 4}
+    assert RES.vote_weight(s, 2) == 4
     s.version = "A"
-    assert E.vote_weight(s, 2) == 1 + 1
+    assert RES.vote_weight(s, 2) == 1 + 1
 
 
 def test_marauder_exhumes_at_once_and_robs_a_grave_publicly():
@@ -276,9 +279,9 @@ def test_grey_cardinal_open_vote_plus_two_and_votes_from_jail():
     s.jail[2] = 5
     touch(s)
     vote(s, 2, 4)
-    assert E.tally(s) == {4: 2}
+    assert RES.tally(s) == {4: 2}
     order(s, 2, "open_vote")
-    assert E.tally(s) == {4: 4}
+    assert RES.tally(s) == {4: 4}
     events = finish(s)
     assert [e.params for e in keys(events, "mafia.open_vote")] == [{"seat": 2, "target_seat": 4}]
 
@@ -287,7 +290,7 @@ def test_politician_plus_one_and_jail_instead_of_execution():
     """Политик: «Деспотия --- +1 к силе Голоса. Иммунитет --- если повешен на Дневном Вече, вместо
     смерти отправляется в Тюрьму на сутки (ночь, день).»"""
     s = pos({4: "Политик"}, 3)
-    assert E.vote_weight(s, 4) == 3 + 1
+    assert RES.vote_weight(s, 4) == 3 + 1
     vote(s, 2, 4)
     finish(s)
     assert s.alive[4] and s.jail[4] == 5 and s.last_vote == {"seat": 4, "fate": "immunity", "day": 2}
@@ -308,7 +311,7 @@ def test_anonymous_always_shows_anonymous_one():
     """Аноним: «Инкогнито (Т,М) --- ... всегда имеет только одну личину: Аноним(1). Если чья-то
     способность требует назвать Личину, нельзя называть Анонима.»"""
     s = pos({4: "Аноним"}, 2)
-    assert E.personas_seen(s, 4) == {"anonymous": 1}
+    assert MS.personas_seen(s, 4) == {"anonymous": 1}
     order(s, 3, "own_hands", 4)
     events = finish(s)
     (got,) = keys(to(events, 3), "mafia.personas")
@@ -351,10 +354,10 @@ def test_jailer_lets_the_jailed_vote_and_is_never_jailed():
     assert err(vote, s, 2, 4).key == "mafia.error.jailed"
     order(s, 3, "abuse")
     vote(s, 2, 4)
-    assert E.tally(s) == {4: 2}
+    assert RES.tally(s) == {4: 2}
     finish(s)
     assert not s.alive[4]
-    E._jail(s, 3, 9, [])
+    NI._jail(s, 3, 9, [])
     assert s.jail[3] is None
 
 
@@ -426,7 +429,7 @@ def test_ambassador_three_two_one():
     got = []
     for index in (1, 3, 5, 7):
         goto(s, index)
-        got.append(E.vote_weight(s, 2))
+        got.append(RES.vote_weight(s, 2))
     assert got == [5, 4, 3, 2]
 
 
@@ -516,7 +519,7 @@ def test_diplomat_sheds_three_votes_a_day():
     """Дипломат: «Неприкосновенность --- каждый день списывает с себя 3 голоса.» (A: 2)"""
     s = pos({4: "Дипломат"}, 3)
     vote(s, 2, 4)
-    assert E.tally(s) == {4: -1}
+    assert RES.tally(s) == {4: -1}
     s.version = "A"
     assert R.PUBLIC_ROLES["diplomat"].votes_against(s, 4) == -2
 
@@ -529,7 +532,7 @@ def test_revolutionary_three_votes_next_day():
     events = finish(s)
     assert s.extra_votes[5] == {4: 3} and announced(events, "riot")
     finish(s)
-    assert E.tally(s) == {4: 3}
+    assert RES.tally(s) == {4: 3}
 
 
 def test_millionaire_vip_against_day_abilities_and_enhanced_votes_and_regenerates():
@@ -539,7 +542,7 @@ def test_millionaire_vip_against_day_abilities_and_enhanced_votes_and_regenerate
     s = pos({4: "Миллионер", 3: "Прокурор", 2: "Авторитет"}, 3)
     assert err(order, s, 3, "indictment", 4).key == "mafia.error.bad_target"
     vote(s, 2, 4)
-    assert E.tally(s) == {4: 2}
+    assert RES.tally(s) == {4: 2}
     s = pos({4: "Миллионер"}, 2, roles=BASE + ["genius"])
     s.hp[4] = 1
     for _ in range(4):  # night 2, day 2, night 3, day 3 in Hospital
@@ -560,7 +563,7 @@ def test_gossip_banks_votes_on_days_without_voting_and_spends_them():
     finish(s)
     vote(s, 3, 4)
     order(s, 3, "compromise")
-    assert E.tally(s) == {4: 4}
+    assert RES.tally(s) == {4: 4}
     finish(s)
     assert s.pub["bank"][3] == 0
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from games.mafia import GAME
-from games.mafia import engine as E
+from games.mafia import resolution as RES
+from games.mafia import state as MS
 from games.mafia import roles as R
 from games.mafia import versions as V
 from tests.test_mafia_engine import keys, order, to, touch
@@ -51,7 +52,7 @@ NOTHING = {"sabotage": 2, "arrest": None}  # a blocked order: no result (no whis
 PASSIVE_OR_DAY = ("croupier", "reportage")  # no night order to block
 
 
-def results_position(row: str, scenario: str) -> E.MafiaState:
+def results_position(row: str, scenario: str) -> MS.MafiaState:
     seat, target, args, _ = ROWS[row]
     s = game("A", SEATS, index=3, public=PUBLIC)
     s.alive[DEAD], s.dead_at[DEAD] = False, 0
@@ -85,7 +86,7 @@ def results_position(row: str, scenario: str) -> E.MafiaState:
     return s
 
 
-def result(row: str, s: E.MafiaState, events: list) -> object:
+def result(row: str, s: MS.MafiaState, events: list) -> object:
     seat, target, _, _ = ROWS[row]
     mine = to(events, seat)
     if row == "sabotage":
@@ -171,7 +172,7 @@ def test_a_tie_between_custom_names_goes_to_the_first_as_a_russian_reader_sorts_
     from tests.test_mafia_engine import game as c_game
 
     s = c_game(["boss", "killer", "officer", "civilian", "maniac"], 3, public=["Жаба", "Ёлка", "p2", "p3", "p4"])
-    assert sorted(range(2), key=lambda x: E.tie_key(s, x)) == [1, 0]
+    assert sorted(range(2), key=lambda x: RES.tie_key(s, x)) == [1, 0]
     s.roles = ["boss", "boss", "boss", "boss", "maniac"]  # every vote weighs 1
     touch(s)
     GAME.apply(s, 2, {"type": "vote", "target": 0})
@@ -179,7 +180,7 @@ def test_a_tie_between_custom_names_goes_to_the_first_as_a_russian_reader_sorts_
     finish(s)
     assert s.last_vote["seat"] == 1  # day 1: the Ёлка goes to Jail, not the Жаба
     s = c_game(["boss", "killer", "officer", "civilian", "maniac"], 3, public=["Ґава", "Дід", "p2", "p3", "p4"])
-    assert E.tie_key(s, 0) < E.tie_key(s, 1)
+    assert RES.tie_key(s, 0) < RES.tie_key(s, 1)
 
 
 def test_the_roles_list_shows_custom_names_in_the_tie_order():

@@ -18,7 +18,8 @@ import pytest
 
 from games.base import RuleError
 from games.mafia import GAME
-from games.mafia import engine as E
+from games.mafia import abilities as AB
+from games.mafia import resolution as RES
 from games.mafia import roles as R
 from games.mafia import targets as T
 from games.mafia import versions as V
@@ -216,7 +217,7 @@ def test_every_seat_picking_ability_against_every_target_protection(version, pro
         s = position(version, role, public, index, public_name)
         if protection.startswith("drunkard"):
             s.pub["pals"] = [[PROTECTED, USER, index, index]]  # seat 0 is the Алкаш's pal now
-        why = E._why_not(s, USER, ab)
+        why = AB._why_not(s, USER, ab)
         if why is not None:
             assert why in UNUSABLE, (version, role, public, ab.key, why)
             continue
@@ -260,7 +261,7 @@ def hit_by_sawnoff(version: str, role: str | None, public: str | None, ab: R.Abi
         GAME.apply(s, USER, naming(s, ab, play, BOSS))
         if sawnoff:
             order(s, BOSS, "sawnoff")
-        E.resolve_night(s)
+        RES.resolve_night(s)
         hp.append(s.hp[USER])
     return hp[0] - hp[1]
 
@@ -347,7 +348,7 @@ def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
     }
     assert protection in recipe, f"a new protection {protection!r}: give it a recipe and expected outcomes"
     recipe[protection]()
-    E.resolve_night(s)
+    RES.resolve_night(s)
     return s.alive[VICTIM], s.hp[VICTIM]
 
 
@@ -407,7 +408,7 @@ def test_sawnoff_reaches_a_sociopath_who_acted_on_the_boss_on_night_one():
     s = game("C", ["civilian", "boss", "officer", "killer", "maniac"], index=0, public=names({0: "Социопат"}, 5))
     order(s, 0, "own_hands", 1)
     order(s, 1, "sawnoff")
-    E.resolve_night(s)
+    RES.resolve_night(s)
     assert s.hp[0] == 1
 
 
@@ -451,6 +452,6 @@ def test_respect_jails_only_attackers_whatever_names_the_pensioner(version):
             order(s, 7, "pistol", VICTIM)
         else:
             order(s, 6, "deal", seats=[VICTIM])
-        E.resolve_night(s)
+        RES.resolve_night(s)
         assert s.alive[VICTIM] == survives, (harm, s.hp[VICTIM])
         assert (s.jail[source] == R.LIFE) == (harm == "pistol"), (harm, s.jail[source])

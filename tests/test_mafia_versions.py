@@ -11,7 +11,9 @@ import pytest
 
 from games.base import MASTER, RuleError
 from games.mafia import GAME, MafiaState, bot
-from games.mafia import engine as E
+from games.mafia import abilities as AB
+from games.mafia import resolution as RES
+from games.mafia import state as MS
 from games.mafia import roles as R
 from games.mafia import versions as V
 from tests.test_mafia_engine import err, keys, order, touch
@@ -117,16 +119,16 @@ def test_row_base_vote_weight(version):
     vote(s, 0, 3)  # Mafia
     vote(s, 2, 0)  # Law
     vote(s, 4, 2)  # Neutral (the Маньяк)
-    totals = {t: v for t, v in E.tally(s).items() if t != 4}  # (the Маньяк's own shedding: below)
+    totals = {t: v for t, v in RES.tally(s).items() if t != 4}  # (the Маньяк's own shedding: below)
     assert totals == by_version(version, {3: 1, 0: 1, 2: 1}, {3: 1, 0: 2, 2: 3}, {3: 1, 0: 2, 2: 3})
-    weights = [E.vote_weight(s, x) for x in (0, 2, 4)]
+    weights = [RES.vote_weight(s, x) for x in (0, 2, 4)]
     assert weights == by_version(version, [1, 1, 1], [1, 2, 3], [1, 2, 3])
 
 
 @pytest.mark.parametrize("version", ABC)
 def test_row_cards_and_the_joker_only_in_a(version):
     s = game(version, ["boss", "killer", "officer", "civilian", "maniac", "joker"] if version == "A" else BASE)
-    mine = E.abilities(s, 0)
+    mine = AB.abilities(s, 0)
     assert ("card" in mine) == (version == "A") and ("paranoia" in mine) == (version != "A")  # Паранойя: B, C
     assert ("joker" in V.deal(version, 15)) == (version == "A")
     if version == "A":
@@ -189,10 +191,10 @@ def test_row_growth_own_name_in_a_list_in_b_and_c(version):
     boss = s.personas[0]
     if version == "A":
         assert boss["boss"] == 4 and sum(boss.values()) == 8
-        assert E.corresponding(s, 0) == 4
+        assert MS.corresponding(s, 0) == 4
     else:
         assert sum(boss.values()) == 8 and set(boss) <= set(R.ROLE_PERSONAS["boss"])
-        assert E.corresponding(s, 0) == 8
+        assert MS.corresponding(s, 0) == 8
     assert s.personas[4] == by_version(version, {"maniac": 1}, {"maniac": 1}, {"maniac": 4})  # A/B: no growth
 
 
@@ -242,7 +244,7 @@ def test_row_killer(version):
     assert ("joker" in rs.personas["killer"]) == (version == "A") and ("maniac" in rs.personas["killer"]) == (
         version != "A")
     s = game(version, index=0)
-    assert ("autopsy" in E.abilities(s, 1)) == (version != "A")
+    assert ("autopsy" in AB.abilities(s, 1)) == (version != "A")
     if version == "A":  # the sniper works on night 1
         order(s, 1, "sniper", 2, role="officer")
         finish(s)
@@ -282,8 +284,8 @@ def test_row_forensic_search(version):
 @pytest.mark.parametrize("version", ABC)
 def test_row_vigilante(version):
     s = game(version, ["boss", "killer", "vigilante", "officer", "maniac"], index=2)
-    assert ("assist" in E.abilities(s, 2)) == (version != "C")
-    assert ("informants" in E.abilities(s, 2)) == (version != "A")
+    assert ("assist" in AB.abilities(s, 2)) == (version != "C")
+    assert ("informants" in AB.abilities(s, 2)) == (version != "A")
     if version != "A":
         order(s, 2, "patrol", 0)
         if version == "B":  # no restriction
@@ -291,7 +293,7 @@ def test_row_vigilante(version):
         else:
             assert err(order, s, 2, "informants", 0).key == "mafia.error.bad_target"
     s2 = game(version, ["boss", "killer", "vigilante", "civilian", "maniac"], index=1)
-    assert ("assist" in E.abilities(s2, 3)) == (version == "C")
+    assert ("assist" in AB.abilities(s2, 3)) == (version == "C")
 
 
 @pytest.mark.parametrize("version", ABC)
@@ -359,8 +361,8 @@ def test_row_slippery_bastard(version):
     touch(s)
     for seat in (0, 1, 2, 3):
         vote(s, seat, 4)
-    weight = sum(E.vote_weight(s, x) for x in (0, 1, 2, 3))
-    assert E.tally(s) == {4: weight - by_version(version, 3, 5, 2)}
+    weight = sum(RES.vote_weight(s, x) for x in (0, 1, 2, 3))
+    assert RES.tally(s) == {4: weight - by_version(version, 3, 5, 2)}
 
 
 @pytest.mark.parametrize("version", ABC)
@@ -541,7 +543,7 @@ def test_card_whist_takes_two_votes_next_day():
     assert s.extra_votes[3] == {3: -2}
     vote(s, 0, 3)
     vote(s, 1, 3)
-    assert E.tally(s)[3] == 0
+    assert RES.tally(s)[3] == 0
 
 
 def test_card_misere_next_night_from_jail_hospital_and_unblockable():

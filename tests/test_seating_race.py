@@ -8,26 +8,19 @@ import re
 import pytest
 
 from tests.telnet_client import log_in
-from tests.wire import open_table
+from tests.wire import open_table, person
 
 WENT_WRONG = re.compile(r"пошло не так|went wrong|пішло не так", re.I)
 
 
 @pytest.mark.parametrize("door", ["telnet", "ssh"])
 async def test_joins_at_the_same_moment_each_get_a_seat(server, door):
-    from tests.ssh_client import connect
-
     host = await log_in(server.telnet_port, "Анна", naws=(200, 50))
     number = await open_table(host, "открыть мафия seats=8 night=10m day=10m")
     names = ("Борис", "Вера", "Гоша", "Дина", "Ефим")
     people = []
     for name in names:
-        if door == "ssh":
-            client = await connect(server.ssh_port, name, password="secret1")
-            await client.expect(name)
-        else:
-            client = await log_in(server.telnet_port, name)
-        people.append(client)
+        people.append(await person(server, door, name))
     for client in people:  # all at once, and the host's bots with them
         client.send_line(f"сесть {number}")
     host.send_line("боты 2")

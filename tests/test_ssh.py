@@ -278,7 +278,7 @@ async def test_ban_closes_the_session_and_refuses_login(server_factory):
     await admin.expect(ru("login.welcome", name="Админ"))
     await target.expect(ru("login.welcome", name="Вредина"))
     admin.send_line("ban Вредина")
-    await target.expect(ru("login.banned"))
+    await target.expect(ru("mod.banned_you_forever"))  # for how long (and why, given one)
     await target.wait_closed()
     await target.close()
     with pytest.raises(asyncssh.PermissionDenied):

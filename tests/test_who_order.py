@@ -5,18 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tests.telnet_client import log_in
+from tests.wire import person
 
 
 @pytest.mark.parametrize("door", ["telnet", "ssh"])
 async def test_who_lists_names_in_the_readers_alphabet(server, door):
-    from tests.ssh_client import connect
-
     people = [await log_in(server.telnet_port, name) for name in ("Жаба", "Їжак", "Ёлка", "Іра", "Ева")]
-    if door == "telnet":
-        me = await log_in(server.telnet_port, "Яков")
-    else:
-        me = await connect(server.ssh_port, "Яков", password="secret1")
-        await me.expect("Яков")
+    me = await person(server, door, "Яков")
     me.send_line("кто")
     await me.expect("В корчме 6 человек")
     await me.settle(0.3)

@@ -228,6 +228,22 @@ async def coup_for_two(server: Any, boris: Any, roles: str, gmcp: bool = False) 
     return anna
 
 
+async def person(server: Any, door: str, name: str, lang: str = "ru", gmcp: bool = False,
+                 width: int = 200, height: int = 50, create: bool = True) -> Any:
+    """``name`` logged in over ``door`` ("telnet" or "ssh"; an SSH login creates the account if
+    it is new), in ``lang``, on a ``width`` x ``height`` screen, past the welcome."""
+    from tests.ssh_client import connect
+    from tests.telnet_client import log_in
+
+    if door == "telnet":
+        client = await log_in(server.telnet_port, name, naws=(width, height), gmcp=gmcp, create=create)
+    else:
+        client = await connect(server.ssh_port, name, password="secret1", width=width, height=height)
+        await client.expect(name)
+    await set_lang(client, lang)
+    return client
+
+
 async def set_lang(client: Any, lang: str) -> None:
     """Switch a logged-in client to English or Ukrainian (Russian is the default)."""
     if lang == "en":

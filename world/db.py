@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -19,6 +20,8 @@ from tortoise import Tortoise, connections
 from tortoise.exceptions import DBConnectionError, OperationalError, TransactionManagementError
 from tortoise.exceptions import IntegrityError, NoValuesFetched, NotExistOrMultiple
 from tortoise.transactions import in_transaction
+
+from . import meters
 
 log = logging.getLogger("korchma.db")
 
@@ -62,6 +65,7 @@ ADDED_COLUMNS = [
     ("game_table", "master", "VARCHAR(32)"),
     ("game_table", "previous", "INTEGER"),
     ("account", "autopass", "VARCHAR(8)"),
+    ("ban", "reason", "VARCHAR(200)"),
 ]
 
 
@@ -137,14 +141,17 @@ async def transaction() -> AsyncIterator[Any]:
     open after a failure, it is rolled back here, or the next statement would join it and a later
     COMMIT write what was refused."""
     before = connections.get("default")
+    started = time.perf_counter()
     try:
         async with in_transaction() as conn:
             yield conn
     except BaseException:
+        meters.time_transaction(time.perf_counter() - started, ok=False)
         if connections.get("default") is not before:
             connections.set("default", before)
         await _rollback_left_open(before)
         raise
+    meters.time_transaction(time.perf_counter() - started, ok=True)
 
 
 async def _rollback_left_open(client: Any) -> None:

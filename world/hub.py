@@ -14,6 +14,7 @@ from games.collation import name_key
 
 from .inbox_spool import InboxSpool
 from .messages import Msg
+from .meters import Meters
 from .models import Account
 from .rooms import HALL
 
@@ -62,6 +63,7 @@ class World:
         self.tables: TableDirectory | None = None  # world/tables.py TableManager, set at start-up
         self.shutting_down = False
         self.inbox_spool = InboxSpool()  # inbox items whose write failed, until storage is back
+        self.meters = Meters()  # no metrics unless the server fills them in (server/metrics.py)
 
     # presence ---------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import accounts
+from . import accounts, password_reset
 from .best_effort import best_effort
 from .login_guard import Checked, ChecksBusy, LoginThrottle, PasswordChecks
 from .models import Account
@@ -33,6 +33,9 @@ class Outcome:
     created: bool = False
     #: Failed logins on the account since its last one (count, addresses), to tell its owner.
     failures: tuple[int, int] = (0, 0)
+    #: Set (with ``account``) when a password reset code was typed and holds: no login yet, the
+    #: door asks for a new password and gives it to :meth:`Logins.finish_reset`.
+    reset_id: int | None = None
 
 
 def refused(key: str, **params: Any) -> Outcome:
@@ -63,15 +66,21 @@ class Logins:
             return refused("login.busy")
         return None
 
-    async def _check(self, name: str, address: str, stored: str | None, password: str) -> Checked | Outcome:
-        """argon2 on the queue; a wrong password counts as a failure of (name, address)."""
+    async def _check(self, name: str, address: str, stored: str | None, password: str,
+                     resets: Account | None = None) -> Checked | Outcome:
+        """argon2 on the queue; a wrong password counts as a failure of (name, address). With
+        ``resets``, a line that is not the password may be that account's reset code: one that
+        holds is no failure; a wrong, spent or expired one is, with its own refusal."""
         try:
             checked = await self.checks.check(address, stored, password)
+            code = await self._reset_code(resets, address, password) if resets is not None and not checked.ok else None
         except ChecksBusy:
             return refused("login.busy")
+        if code is not None and code.reset_id is not None:
+            return code
         if not checked.ok:
             self.throttle.failed(name, address)
-            return refused("login.bad_password")
+            return code or refused("login.bad_password")
         return checked
 
     async def log_in(self, name: str, address: str, password: str, create_lang: str | None = None) -> Outcome:
@@ -86,12 +95,31 @@ class Logins:
             problem = accounts.name_problem(name) or accounts.password_problem(password)
             return refused(problem) if problem else await self._create(name, address, password, create_lang, None)
         checked = await self._check(account.name if account else name, address,
-                                    account.password_hash if account else None, password)
+                                    account.password_hash if account else None, password, resets=account)
         if isinstance(checked, Outcome):
             return checked
         assert account is not None  # nothing checks out against no hash
         if checked.new_hash is not None:
             await store_rehash(account, checked.new_hash)
+        return Outcome(account, failures=self.throttle.succeeded(account.name, address))
+
+    async def _reset_code(self, account: Account, address: str, line: str) -> Outcome | None:
+        """``line`` read as the reset code an admin gave ``account`` (None: it is none)."""
+        found = await password_reset.verdict(self.checks, account, address, line)
+        if found is None:
+            return None
+        return refused(found.refusal) if found.refusal else Outcome(account, reset_id=found.reset_id)
+
+    async def finish_reset(self, account: Account, reset_id: int, address: str, password: str,
+                           door: str) -> Outcome:
+        """The new password after a reset code (:attr:`Outcome.reset_id`): stored, the code spent,
+        and the login done."""
+        try:
+            new_hash = await self.checks.hash(address, password)
+        except ChecksBusy:
+            return refused("login.busy")
+        if not await password_reset.complete(account, reset_id, new_hash, door, address):
+            return refused("login.reset_used")
         return Outcome(account, failures=self.throttle.succeeded(account.name, address))
 
     async def create(self, name: str, address: str, password: str, lang: str, encoding: str | None) -> Outcome:

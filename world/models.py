@@ -1,4 +1,5 @@
-"""tortoise-orm models: accounts and keys, tables and seats, the action log, the inbox, bans."""
+"""tortoise-orm models: accounts and keys, tables and seats, the action log, the inbox, bans,
+where accounts logged in from."""
 from __future__ import annotations
 
 from tortoise import fields
@@ -63,9 +64,27 @@ class Ban(Model):
     until = fields.DatetimeField(null=True)  # None: for ever
     by = fields.CharField(max_length=32, default="")
     created_at = fields.DatetimeField(auto_now_add=True)
+    reason = fields.CharField(max_length=200, null=True)  # as the moderator typed it, shown to the banned
 
     class Meta:
         table = "ban"
+
+
+class LoginRecord(Model):
+    """Where an account logged in from: one row per (account, door, address), kept bounded
+    (world/login_history.py), for the admin's `where NAME`."""
+
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="login_records", on_delete=fields.CASCADE)
+    door = fields.CharField(max_length=16)  # telnet | ssh
+    address = fields.CharField(max_length=64)
+    count = fields.IntField(default=1)
+    first_seen = fields.DatetimeField(auto_now_add=True)
+    last_seen = fields.DatetimeField()
+
+    class Meta:
+        table = "login_record"
+        unique_together = (("account", "door", "address"),)
 
 
 class GameTable(Model):
@@ -119,3 +138,20 @@ class ActionLogEntry(Model):
     class Meta:
         table = "action_log"
         unique_together = (("table", "step"),)
+
+
+class PasswordReset(Model):
+    """A one-time code an admin gave out (`resetpass`), kept only as its argon2 hash. A new code
+    for the account deletes the older ones; a used one stays (with ``used_at``) so that typing it
+    again is told apart from a wrong password."""
+
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="password_resets", on_delete=fields.CASCADE)
+    code_hash = fields.CharField(max_length=255)
+    by = fields.CharField(max_length=32, default="")
+    expires_at = fields.DatetimeField()
+    used_at = fields.DatetimeField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "password_reset"

@@ -190,6 +190,7 @@ class TableRunner:
             raise TableBroken() from err
         self.actions.append((seat, action))
         table.step = step
+        self.world.meters.action_applied(table.game_name, by)
         self.output.acted(seat, step)
         await self._send_events(timeout_events(table, seat, events) if by == "timeout" else events)
         self._send_status()

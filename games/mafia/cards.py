@@ -1,6 +1,6 @@
 """Forum Mafia, rule version A: the Ход card mechanic, the Джокер, the Предатель, the Сыщик and the
-Звонок; and the A/B Похищение (no damage at all). Handlers and hooks of engine.py's pipeline,
-registered at import (engine.py imports this module last). Rules: ../shared/rules/mafia.md 4.3
+Звонок; and the A/B Похищение (no damage at all). Handlers and hooks of the pipeline
+(night.py's registries), registered at import (engine.py imports this module). Rules: ../shared/rules/mafia.md 4.3
 (Ход), 4.5, 4.6 #7, #14, #17; the contract: docs/mafia-protocol.md, "Rulesets A, B, C".
 """
 from __future__ import annotations
@@ -8,30 +8,29 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Audience, Event
-from . import engine as E
 from . import roles as R
 from . import versions as V
-from .roles import NEUTRAL, Ability
+from .abilities import ARG_CHECKS, _can_act, _is_seat, _json_scalar
+from .night import AFTER_STEP, ANY_TIME, DAMAGE_HOOKS, handler, _Night
+from .resolution import _end, _resolve_and_advance
+from .state import _add, _err, MafiaState, TEXT_LIMIT
+from .roles import Ability, NEUTRAL
 from .versions import PLAYS
 
+
 EVERYONE = Audience.everyone()
-handler = E.handler
-
-
-def _err(key: str, /, **params: Any):
-    return E._err(key, **params)
 
 
 # ------------------------------------------------------------------------------------ arguments
 
 
-def _check_play(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
+def _check_play(s: MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
     play = action.get("play")
     if play not in PLAYS:
         raise _err("bad_arg", name="play", value=play if isinstance(play, str) else None)
     target = action.get("target")
     if (play == "pass") == (target == seat):  # Пас: another living seat; every other play: the user
-        raise _err("bad_target", ability=ab.key, target=target if E._json_scalar(target) else None,
+        raise _err("bad_target", ability=ab.key, target=target if _json_scalar(target) else None,
                    why="self" if play == "pass" else "not_self")
     out: dict[str, Any] = {"play": play}
     if play == "bluff":  # Блеф: +5 personas of one kind, tonight only
@@ -42,14 +41,14 @@ def _check_play(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dict[s
     return out
 
 
-def _check_text(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
+def _check_text(s: MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
     text = action.get("text")
-    if not isinstance(text, str) or not text.strip() or len(text) > E.TEXT_LIMIT:
+    if not isinstance(text, str) or not text.strip() or len(text) > TEXT_LIMIT:
         raise _err("bad_arg", name="text", value=None)
     return {"text": text}
 
 
-def _check_mapping(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
+def _check_mapping(s: MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
     mapping = action.get("mapping")
     roles = V.rules(s).roles
     if (not isinstance(mapping, (list, tuple)) or len(mapping) != s.players
@@ -58,16 +57,16 @@ def _check_mapping(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dic
     return {"mapping": list(mapping)}
 
 
-def _check_seats(s: E.MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
+def _check_seats(s: MafiaState, seat: int, ab: Ability, action: dict) -> dict[str, Any]:
     seats = action.get("seats")  # (each seat's own refusals: targets.order_refusal, after the arguments)
     ok = isinstance(seats, (list, tuple)) and 1 <= len(seats) <= 3 and all(
-        E._is_seat(s, t) for t in seats) and len(set(seats)) == len(seats)
+        _is_seat(s, t) for t in seats) and len(set(seats)) == len(seats)
     if not ok:
         raise _err("bad_arg", name="seats", value=None)
     return {"seats": list(seats)}
 
 
-E.ARG_CHECKS.update({V.ARG_PLAY: _check_play, V.ARG_TEXT: _check_text, V.ARG_MAPPING: _check_mapping,
+ARG_CHECKS.update({V.ARG_PLAY: _check_play, V.ARG_TEXT: _check_text, V.ARG_MAPPING: _check_mapping,
                      V.ARG_SEATS: _check_seats})
 
 
@@ -85,7 +84,7 @@ class _Deck:
         self.buy_in: set[int] = set()
 
 
-def _deck(n: E._Night) -> _Deck:
+def _deck(n: _Night) -> _Deck:
     deck = getattr(n, "deck", None)
     if deck is None:
         deck = n.deck = _Deck()
@@ -97,7 +96,7 @@ def _more(bag: dict[int, int], seat: int, count: int) -> None:
 
 
 @handler("card")
-def _card(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
+def _card(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     s, play, deck = n.s, o["play"], _deck(n)
     _more(deck.spent, seat, 1)  # every play costs one card (4.6 #17)
     s.plays[seat] = play
@@ -108,7 +107,7 @@ def _card(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
         n.banked.add(seat)
     elif play == "bluff":  # +5 of one persona, tonight only (the A Маньяк gains no personas)
         if not V.no_gain(s, seat):
-            E._add(s.temp[seat], o["persona"], 5)
+            _add(s.temp[seat], o["persona"], 5)
     elif play == "whist":  # 2 votes secretly taken off the user tomorrow
         votes = s.extra_votes.setdefault(s.index + 1, {})
         votes[seat] = votes.get(seat, 0) - 2
@@ -121,17 +120,17 @@ def _card(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
 
 
 @handler("deal")
-def _deal(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
+def _deal(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     for t in o["seats"]:  # Раздача: +1 card each
         _more(_deck(n).incoming, t, 1)
 
 
 @handler("buy_in")
-def _buy_in(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
+def _buy_in(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     _deck(n).buy_in.add(o["target"])  # Прикуп: exactly 2 cards at the end of the night
 
 
-def _settle(n: E._Night) -> None:
+def _settle(n: _Night) -> None:
     """Card counts after tonight's plays (Фолд empties the hand before tonight's incoming cards,
     Прикуп sets exactly 2 last and refunds its target's passers), then Рука судьбы."""
     s = n.s
@@ -161,7 +160,7 @@ def _settle(n: E._Night) -> None:
                 n.tell(joker, "mafia.fate", {"seat": joker, "target_seat": seat, "role": s.roles[seat]})
 
 
-def _croupier(n: E._Night) -> None:
+def _croupier(n: _Night) -> None:
     """Крупье (every morning) and the record of last night's wounds (Улики)."""
     s = n.s
     s.wounds = {t: list(w) for t, w in n.wounds.items()}
@@ -180,7 +179,7 @@ def _croupier(n: E._Night) -> None:
     s.plays = {}
 
 
-def _all_in(s: E.MafiaState, seat: int, order: dict, events: list) -> None:
+def _all_in(s: MafiaState, seat: int, order: dict, events: list) -> None:
     """Ва-банк: the public↔secret mapping, posted publicly; right: the Джокер wins at once (#14);
     wrong: he leaves the game for good and the Ход is disabled for everyone (#17)."""
     correct = list(order["mapping"]) == list(s.roles)
@@ -188,7 +187,7 @@ def _all_in(s: E.MafiaState, seat: int, order: dict, events: list) -> None:
                                                    "correct": correct}))
     s.public_cache = None
     if correct:
-        E._end(s, (V.ALL_IN, (seat,)), events)
+        _end(s, (V.ALL_IN, (seat,)), events)
         return
     s.alive[seat] = False
     s.dead_at[seat] = s.index
@@ -197,29 +196,29 @@ def _all_in(s: E.MafiaState, seat: int, order: dict, events: list) -> None:
     s.ready[seat] = False
     s.actors = None
     living = s.living()
-    if living and all(s.ready[x] or not E._can_act(s, x) for x in living):
-        E._resolve_and_advance(s, events)
+    if living and all(s.ready[x] or not _can_act(s, x) for x in living):
+        _resolve_and_advance(s, events)
 
 
-E.ANY_TIME[V.ALL_IN] = _all_in
+ANY_TIME[V.ALL_IN] = _all_in
 
 
 # ------------------------------------------------------------------------------------ Предатель, Сыщик
 
 
 @handler("backstab")
-def _backstab(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
+def _backstab(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     if n.s.roles[o["target"]] == o["role"]:  # Нож в спину: attack 1 on a right guess
         n.attack(seat, o["target"], 1, ab.key)
 
 
 @handler("sabotage_investigation")
-def _sabotage_investigation(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
+def _sabotage_investigation(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     n.disrupted.add(o["target"])  # the target's abilities see only Аноним(1) tonight
 
 
 @handler("investigation")
-def _investigation(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
+def _investigation(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     """Расследование: is the target's most numerous persona (ties: random) a Mafia role?"""
     s, t = n.s, o["target"]
     seen = {k: v for k, v in n.seen(seat, t).items() if v > 0}
@@ -233,7 +232,7 @@ def _investigation(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
 
 
 @handler("evidence")
-def _evidence(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
+def _evidence(n: _Night, seat: int, ab: Ability, o: dict) -> None:
     t = o["target"]  # Улики (day): the abilities that damaged or killed the target last night
     n.tell(seat, "mafia.evidence", {"seat": seat, "ability": ab.key, "target_seat": t,
                                     "abilities": list(n.s.wounds.get(t, []))})
@@ -242,7 +241,7 @@ def _evidence(n: E._Night, seat: int, ab: Ability, o: dict) -> None:
 # ------------------------------------------------------------------------------------ damage
 
 
-def _damage_hook(n: E._Night, target: int, attacks: list, total: Any) -> Any:
+def _damage_hook(n: _Night, target: int, attacks: list, total: Any) -> Any:
     s = n.s
     if target in n.fate:  # Рука судьбы: death, not an attack (only Банк and Похищение stop it)
         total = max(total, s.hp[target])
@@ -265,6 +264,6 @@ def _damage_hook(n: E._Night, target: int, attacks: list, total: Any) -> Any:
     return total
 
 
-E.DAMAGE_HOOKS.append(_damage_hook)
-E.AFTER_STEP.setdefault("cards", []).append(_settle)
-E.AFTER_STEP.setdefault("info", []).append(_croupier)
+DAMAGE_HOOKS.append(_damage_hook)
+AFTER_STEP.setdefault("cards", []).append(_settle)
+AFTER_STEP.setdefault("info", []).append(_croupier)

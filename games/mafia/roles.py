@@ -1,7 +1,7 @@
 """Forum Mafia: the table of roles and abilities (rule version C of seed 004).
 
 Roles are data here; what an ability *does* lives in the handler registered for its key in
-``engine.HANDLERS`` (one small function per ability, called by the night/day pipeline
+``night.HANDLERS`` (one small function per ability, called by the night/day pipeline
 at the step named in ``Ability.step``). A public role (next issue) plugs in the
 same way: a :class:`PublicRole` with its own abilities and hooks, added to ``PUBLIC_ROLES``.
 

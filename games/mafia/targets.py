@@ -7,8 +7,8 @@ One place for both questions (legality in one place, like python-chess's move ge
   name that picks a character (Кровавая баня). Effects that react to "an order on X" (the Обрез
   под столом) ask this, so an order with a list of seats is seen like one with a single target.
 - ``seat_refusal(s, seat, ab, target)``: why ``seat``'s ability ``ab`` may not name ``target`` now
-  (the ``why`` of ``mafia.error.bad_target``), None when it may. ``engine.target_refusal`` (a
-  single target), ``engine._targets`` (legal()), ``order_refusal`` (the other seats an order
+  (the ``why`` of ``mafia.error.bad_target``), None when it may. ``abilities.target_refusal`` (a
+  single target), ``abilities._targets`` (legal()), ``order_refusal`` (the other seats an order
   names) and the Ход's legal entries all ask it, so a protection written here covers every card
   and every ability that picks seats.
 - ``protection(s, seat, ab, target)``: the target's own protections and the public roles' limits
@@ -17,9 +17,8 @@ One place for both questions (legality in one place, like python-chess's move ge
 A Ва-банк's ``mapping`` names no seat: it is a claim about the whole table, made "at any time",
 that touches nobody (docs/mafia-protocol.md, Decisions, "Orders that name seats").
 
-The module sits below the engine (no import of engine.py or public_roles.py, so the Mafia import
-circle does not grow): a caller passes ``refused``, the public roles' refusals of this ability
-(``public_roles.refused``), and ``mine``, the seat's abilities (``engine.abilities``).
+The module sits below the engine (no import of the engine's modules or public_roles.py): a caller passes ``refused``, the public roles' refusals of this ability
+(``public_roles.refused``), and ``mine``, the seat's abilities (``abilities.abilities``).
 """
 from __future__ import annotations
 

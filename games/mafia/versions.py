@@ -2,8 +2,8 @@
 
 One :class:`Ruleset` per version: thresholds, vote weights, the reading of "corresponding
 personas" (4.6 #1), the persona lists, the role deal (4.6 #3), each role's ability table and the
-switches of the rows of 4.2 that change what an ability does (read by the handlers in engine.py
-and cards.py). Version C is the table of roles.py as it is; A and B are built from it by the
+switches of the rows of 4.2 that change what an ability does (read by the handlers in handlers.py,
+resolution.py and cards.py). Version C is the table of roles.py as it is; A and B are built from it by the
 differences of 4.2. Pure data and small pure functions: nothing here imports the engine.
 """
 from __future__ import annotations
