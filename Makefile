@@ -18,8 +18,10 @@ $(STAMP): pyproject.toml setup.py $(COMPILED)
 
 setup: $(STAMP)
 
+# Flags for `korchma serve` pass through: make run ARGS="--telnet-port 4001 --log-level DEBUG".
+ARGS ?=
 run: $(STAMP)
-	$(BIN)/korchma serve --config config.toml
+	$(BIN)/korchma serve --config config.toml $(ARGS)
 
 test: $(STAMP)
 	$(MAKE) -s precompile

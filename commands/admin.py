@@ -176,8 +176,9 @@ async def role(ctx: Ctx) -> None:
     if len(ctx.args) < 2 or ctx.args[1].lower() not in ("player", "moderator", "игрок", "модератор"):
         raise CommandError("help.usage.role")
     target = await find_account(ctx, ctx.args[0])
-    if target.role == "admin":
-        raise CommandError("mod.admin_from_config", name=target.name)
+    if target.role == "admin":  # the config's or the command line's (world/accounts.py)
+        listed = accounts.config_admin(target.name, ctx.world.config.section("accounts")["admins"])
+        raise CommandError("mod.admin_from_config" if listed else "mod.admin_from_cli", name=target.name)
     new = {"игрок": "player", "модератор": "moderator"}.get(ctx.args[1].lower(), ctx.args[1].lower())
     old, target.role = target.role, new
     await target.save(update_fields=["role"])

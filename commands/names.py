@@ -126,7 +126,11 @@ async def find_account(ctx: Ctx, typed: str) -> Account:
     account = await accounts.find(word)
     if account is not None:
         # The live object when the player is online: moderation changes it in place.
-        return ctx.world.accounts.get(account.id, account)
+        live = ctx.world.accounts.get(account.id)
+        if live is not None:
+            return live
+        accounts.apply_config_admins(account, ctx.world.config.section("accounts")["admins"])
+        return account
     online = {a.name: a for a in ctx.world.online_accounts()}
     found = loose_matches(word, online)
     if len(found) == 1:

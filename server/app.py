@@ -16,7 +16,7 @@ from world.models import Account, InboxItem
 from world.table_restore import TablesNotRestored
 from world.tables import TableManager
 
-from . import listener, runfile, startup
+from . import control, listener, runfile, startup
 from .config import Config
 from .connections import ConnectionLimit
 from .metrics import ServerMeters, close_metrics, open_metrics
@@ -47,6 +47,8 @@ class App:
         self.metrics: ServerMeters | None = None  # [metrics] port set: /metrics (server/metrics.py)
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
+        self.on_sighup: Callable[[], None] | None = None  # set by serve(): SIGHUP reloads the config
+        self.control = control.ControlServer(self, control.socket_path(config.data_dir))
 
     async def start(self) -> None:
         """Open everything, cheapest checks first; on any failure close what was opened (so the
@@ -83,6 +85,8 @@ class App:
             raise startup.StartupError(f"tables could not be restored: {err}; nothing was marked broken, and "
                                        f"the next start tries again once the database works; "
                                        f"{startup.DB_URL_HINT}") from err
+        await accounts.settle_config_admins(cfg.section("accounts")["admins"])
+        await self.control.start()
         self.telnet, self.telnet_port = await start_telnet(self, self.telnet_sockets)
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
@@ -93,12 +97,22 @@ class App:
         metrics_port = self.metrics.port if self.metrics else None
         runfile.write(cfg.data_dir, host=host, telnet=self.telnet_port, ssh=self.ssh_port,
                       metrics_host=cfg.section("metrics")["host"], metrics=metrics_port)
+        # SIGTERM and SIGINT stop cleanly from the moment READY is out (a script may send one
+        # as soon as it reads the line).
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, self.request_shutdown, 0, sig.name)
+            except NotImplementedError:  # pragma: no cover - not on Windows
+                pass
+        if self.on_sighup is not None and hasattr(signal, "SIGHUP"):  # reload (server/reload.py)
+            loop.add_signal_handler(signal.SIGHUP, self.on_sighup)
         # A line tests and scripts can wait for (the run file `korchma status` reads is there by then).
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
               + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
 
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
+        await self.control.close()
         for closer in (self.telnet, self.ssh):
             if closer is not None:
                 closer.close()
@@ -182,6 +196,10 @@ class App:
     # -- shutdown ------------------------------------------------------------------------
 
     def request_shutdown(self, minutes: float = 0, by: str = "") -> None:
+        if self.world.shutting_down:
+            # Already stopping (a second SIGTERM: `make run` in a terminal, systemd's whole
+            # group): cancelling that stop half-way would leave the process up for ever.
+            return
         """``by``: the admin's name, or the signal's (SIGTERM, SIGINT)."""
         audit("shutdown", by=by or "signal", minutes=minutes)
         if self.shutdown_task and not self.shutdown_task.done():
@@ -202,6 +220,7 @@ class App:
         if self.world.shutting_down:
             return
         self.world.shutting_down = True
+        await self.control.close()
         self.world.broadcast_all(msg("admin.shutdown_now"))
         if self.world.tables:
             await self.world.tables.stop()  # runners finish their current action and write
@@ -226,6 +245,8 @@ async def serve(config: Config, load_again: Callable[[], Config] | None = None) 
     """Run until SIGTERM/SIGINT (or `shutdown`); SIGHUP reloads the configuration with
     ``load_again`` (server/reload.py), the files and flags the server started with."""
     app = App(config)
+    if load_again is not None:
+        app.on_sighup = Reloader(app, load_again).on_signal
     try:
         await app.start()
     except (startup.StartupError, asyncio.CancelledError, KeyboardInterrupt):
@@ -233,13 +254,4 @@ async def serve(config: Config, load_again: Callable[[], Config] | None = None) 
     except Exception as err:  # not foreseen: still one line (the traceback with --debug)
         raise startup.StartupError(f"start-up failed: {type(err).__name__}: {startup.one_line(err)} "
                                    f"(run with --debug for the traceback)") from err
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
-            loop.add_signal_handler(sig, app.request_shutdown, 0, sig.name)
-        except NotImplementedError:  # pragma: no cover - not on Windows
-            pass
-    if load_again is not None and hasattr(signal, "SIGHUP"):
-        reloader = Reloader(app, load_again)
-        loop.add_signal_handler(signal.SIGHUP, reloader.on_signal)
     await app.stopped.wait()

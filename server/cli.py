@@ -25,7 +25,12 @@ from .startup import StartupError, one_line
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 # Modules with a `register(subparsers)` function, one per subcommand besides `serve`.
-SUBCOMMANDS: list[str] = ["cli_migrate", "cli_status"]
+SUBCOMMANDS: list[str] = [
+    "cli_admin",
+    "cli_backup",
+    "cli_migrate",
+    "cli_status",
+]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -105,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         return fail(err, str(err), err.exit_code, args.debug)
     except KeyboardInterrupt:
         return 130
+    except Exception as err:  # not foreseen: still one line (the traceback with --debug)
+        return fail(err, f"{args.command} failed: {type(err).__name__}: {one_line(err)} "
+                         f"(run with --debug for the traceback)", 1, args.debug)
 
 
 if __name__ == "__main__":

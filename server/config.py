@@ -87,6 +87,11 @@ def _merge(base: dict, over: dict) -> dict:
 class Config:
     raw: dict[str, Any] = field(default_factory=lambda: copy.deepcopy(DEFAULTS))
     base_dir: Path = field(default_factory=Path.cwd)
+    # Where each (section, key) was set last: "FILE, line N", a flag, or "the built-in defaults".
+    set_at: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def origin(self, section: str, key: str) -> str:
+        return self.set_at.get((section, key), "the built-in defaults")
 
     def section(self, name: str) -> dict[str, Any]:
         return self.raw.get(name, {})
@@ -163,4 +168,4 @@ def load(paths: str | Path | list | None = None, overrides: dict[str, Any] | Non
     if overrides:
         raw = apply(overrides, Origin())
     check_together(raw, lambda section, key: set_at.get((section, key), "the built-in defaults"))
-    return Config(raw=raw, base_dir=base_dir)
+    return Config(raw=raw, base_dir=base_dir, set_at=set_at)

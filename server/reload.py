@@ -153,4 +153,5 @@ class Reloader:
             with best_effort("the role of %s", account.name):  # else it follows at the next login
                 await accounts.sync_admin_role(account, app.logins.admins)
             if account.role != before:
+                audit("role", by="config", name=account.name, old=before, new=account.role)
                 app.world.deliver(account.id, msg("mod.role_you", role=msg(f"role.{account.role}")))

@@ -75,14 +75,15 @@ async def create(name: str, password_hash: str, lang: str, admins: list[str],
                  encoding: str | None = None) -> Account:
     """A new account. Two people may ask for names with one key at the same moment (each saw it
     free): the database's unique key decides, and the second one gets :class:`NameTaken`."""
-    role = "admin" if name_key(name) in {name_key(a) for a in admins} else "player"
     try:
-        return await Account.create(name=name, name_key=name_key(name), lang=lang,
-                                    password_hash=password_hash, role=role, encoding=encoding)
+        account = await Account.create(name=name, name_key=name_key(name), lang=lang,
+                                       password_hash=password_hash, role="player", encoding=encoding)
     except IntegrityError:
         if await find(name) is None:  # some other constraint: not a name clash
             raise
         raise NameTaken(name) from None
+    apply_config_admins(account, admins)
+    return account
 
 
 def password_problem(password: str) -> str | None:
@@ -93,14 +94,45 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+# Two sources of admins, layered (docs/decisions.md "Command line"): a name listed in
+# `[accounts] admins` is an admin while it is listed, and the config is never written into the
+# database; `korchma admin add` stores role "admin" in the database, which lasts until `korchma
+# admin remove`. A name in the config list belongs to the config: its stored role is not "admin"
+# (`settle_config_admins` at start-up clears the copies older versions wrote at each login).
+
+
+def config_admin(name: str, admins: Iterable[str]) -> bool:
+    key = name_key(name)
+    return any(name_key(a) == key for a in admins)
+
+
+def apply_config_admins(account: Account, admins: Iterable[str]) -> None:
+    """``account`` (as loaded) with the config's admin role laid over it, in memory only."""
+    if config_admin(account.name, admins):
+        account.role = "admin"
+
+
 async def sync_admin_role(account: Account, admins: list[str]) -> None:
-    """Names listed in config are admins; removing a name from the list demotes it."""
-    listed = account.name_key in {name_key(a) for a in admins}
-    new = "admin" if listed else ("player" if account.role == "admin" else account.role)
-    if new != account.role:
-        audit("role", by="config", name=account.name, old=account.role, new=new)
-        account.role = new
-        await account.save(update_fields=["role"])
+    """At login, or when either source changed: the config's admins are admins; anybody else
+    has the role stored in the database (so a name taken off the list is demoted, unless the
+    command line made them an admin)."""
+    if config_admin(account.name, admins):
+        account.role = "admin"
+        return
+    if account.role != "admin":  # only the config sets a role in memory, and only "admin"
+        return
+    stored = await Account.filter(id=account.id).values_list("role", flat=True)
+    if stored:
+        account.role = stored[0]
+
+
+async def settle_config_admins(admins: list[str]) -> int:
+    """Clear the stored "admin" of names the config lists (older versions copied the config
+    there at each login, so taking a name off the list would no longer demote it); how many."""
+    keys = [name_key(a) for a in admins]
+    if not keys:
+        return 0
+    return await Account.filter(role="admin", name_key__in=keys).update(role="player")
 
 
 class CreationLimit:
