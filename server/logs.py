@@ -120,8 +120,9 @@ class Logs:
 
     def configure(self, cfg: Config, flag_level: str | None = None, console: TextIO | None = None,
                   with_file: bool = True) -> None:
-        """The handlers for ``cfg``; ``with_file`` False keeps a short-lived command (`korchma admin`)
-        out of the file a running server rotates."""
+        """The handlers for ``cfg``. ``with_file`` False: a short-lived command (`korchma admin`)
+        appends its records (the audit of what it did) to the file without ever rotating it, which
+        is the running server's job."""
         log_redact.install()  # no secret in a record's message, whoever logs it
         self.flag_level = flag_level
         root = logging.getLogger()
@@ -139,9 +140,9 @@ class Logs:
             self.console.setFormatter(formatter)
             root.addHandler(self.console)
         self.file = None
-        path = file_path(cfg) if with_file else None
+        path = file_path(cfg)
         if path is not None:
-            backups = int(section.get("backups", 0))
+            backups = int(section.get("backups", 0)) if with_file else 0
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self.file = logging.handlers.RotatingFileHandler(

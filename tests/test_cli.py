@@ -21,7 +21,7 @@ from tests.conftest import ROOT, READY
 from tests.ssh_client import connect
 from tests.telnet_client import log_in
 
-OWNER = '[accounts]\nadmins = ["Хозяйка"]'
+OWNER = '[accounts]\nadmins = ["Хозяйка"]\n[log]\nfile = "korchma.log"'
 
 
 def korchma(srv, *args: str, data_dir: Path | None = None) -> subprocess.CompletedProcess:
@@ -70,7 +70,10 @@ async def test_admin_add_remove_list_reach_players_online(server_factory):
     added = await run(srv, "admin", "add", "Анна")
     assert added.returncode == 0
     assert one_line(added) == "Анна is now an admin (kept in the database); they are online and were told"
-    assert "korchma.audit: role" in added.stderr
+    assert "logger=korchma.audit event=role by=cli name=Анна" in added.stderr
+    # ... and in the server's log file, beside the server's own records (appended, never rotated)
+    log_file = (srv.data_dir / "korchma.log").read_text(encoding="utf-8")
+    assert "event=role by=cli name=Анна" in log_file and "event=login" in log_file, log_file
     await anna.expect("Теперь вы администратор.")
     anna.send_line("role Boris moderator")
     await anna.expect("Boris теперь модератор")
