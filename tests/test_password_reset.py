@@ -174,9 +174,10 @@ async def test_banned_person_hears_until_when_and_is_disconnected_on_both_doors(
     srv = server_factory(CONFIG)
     admin = await log_in(srv.telnet_port, "Админ")
     await (await log_in(srv.telnet_port, "Дима")).close()
-    admin.send_line("ban Дима 2h")
-    until = (await admin.expect(re.compile(r"Вход для Димы закрыт до [0-9-]+ [0-9:]+ UTC"))).split("до ")[1]
-    notice = f"Вход в корчму для вас закрыт до {until}."
+    admin.send_line("ban Дима 2h спам в зале")  # the reason a moderator gives is told at the door
+    until = re.search(r"Вход для Димы закрыт до ([0-9-]+ [0-9:]+ UTC)",
+                      await admin.expect(re.compile(r"Вход для Димы закрыт до [0-9-]+ [0-9:]+ UTC"))).group(1)
+    notice = f"Вход в корчму для вас закрыт до {until} (причина: спам в зале)."
     # SSH, keyboard-interactive (as OpenSSH logs in): told, and hung up without a Password prompt.
     refused, asked, banners = await kbdint(srv.ssh_port, "Дима", ["secret1"])
     assert refused is None and notice in banners and asked.prompts == [], (banners, asked.prompts)
