@@ -42,23 +42,27 @@ class OneLineParser(argparse.ArgumentParser):
 
 def common_flags(parser: argparse.ArgumentParser) -> None:
     """The flags every subcommand shares: which configuration and which data."""
-    parser.add_argument("--config", action="append", default=None,
+    parser.add_argument("--config", action="append", default=None, metavar="FILE",
                         help="config file (default: ./config.toml if present); repeat to layer files")
-    parser.add_argument("--data-dir", default=None, help="folder for the database and host key")
-    parser.add_argument("--database-url", default=None, help="database URL (sqlite://... or postgres://...)")
-    parser.add_argument("--log-level", default=None, type=str.upper, choices=LOG_LEVELS)
+    parser.add_argument("--data-dir", default=None, metavar="DIR",
+                        help="folder for the database, host key, log and run file (server.data_dir)")
+    parser.add_argument("--database-url", default=None, metavar="URL",
+                        help="database URL, sqlite://... or postgres://... (server.database_url)")
+    parser.add_argument("--log-level", default=None, type=str.upper, choices=LOG_LEVELS, metavar="LEVEL",
+                        help=f"{', '.join(LOG_LEVELS[:-1])} or {LOG_LEVELS[-1]} (overrides [log] level)")
     parser.add_argument("--debug", action="store_true", help="show the full traceback when a command fails")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="korchma", description="Korchma: a tavern of hidden-role games")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    serve = sub.add_parser("serve", help="run the server")
+    summary = "run the server (telnet and SSH)"
+    serve = sub.add_parser("serve", help=summary, description=summary)
     common_flags(serve)
-    serve.add_argument("--host", default=None, help="address to listen on")
-    serve.add_argument("--telnet-port", type=int, default=None, help="telnet port (0 = any free port)")
-    serve.add_argument("--ssh-port", type=int, default=None, help="SSH port (0 = any free port)")
-    serve.add_argument("--metrics-port", type=int, default=None,
+    serve.add_argument("--host", default=None, metavar="ADDR", help="address both doors listen on (server.host)")
+    serve.add_argument("--telnet-port", type=int, default=None, metavar="N", help="telnet port (0 = any free port)")
+    serve.add_argument("--ssh-port", type=int, default=None, metavar="N", help="SSH port (0 = any free port)")
+    serve.add_argument("--metrics-port", type=int, default=None, metavar="N",
                        help="serve Prometheus /metrics on this port (0 = any free port, -1 = off)")
     serve.set_defaults(run=run_serve)
     for name in SUBCOMMANDS:

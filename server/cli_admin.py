@@ -22,10 +22,11 @@ from .config import Config
 def register(sub: Any) -> None:
     from .cli import common_flags
 
-    p = sub.add_parser("admin", help="make, unmake or list admins (kept in the database)")
+    summary = "make, unmake or list admins (kept in the database)"
+    p = sub.add_parser("admin", help=summary, description=summary)
     common_flags(p)
-    p.add_argument("action", choices=("add", "remove", "list"))
-    p.add_argument("name", nargs="?", help="the account (for add and remove)")
+    p.add_argument("action", choices=("add", "remove", "list"), help="add or remove NAME; list the admins (or NAME only)")
+    p.add_argument("name", nargs="?", metavar="NAME", help="the account (needed for add and remove)")
     p.set_defaults(run=run)
 
 

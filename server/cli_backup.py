@@ -27,7 +27,8 @@ from .config import Config
 def register(sub: Any) -> None:
     from .cli import common_flags
 
-    p = sub.add_parser("backup", help="copy the database to FILE while the server runs (SQLite)")
+    summary = "copy the database to FILE while the server runs (SQLite)"
+    p = sub.add_parser("backup", help=summary, description=summary)
     common_flags(p)
     p.add_argument("file", metavar="FILE", help="where the copy goes (refused if it exists, unless --force)")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")

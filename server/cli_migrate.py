@@ -11,7 +11,8 @@ from .cli import common_flags
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("migrate", help="apply pending database schema migrations")
+    summary = "apply pending database schema migrations"
+    p = sub.add_parser("migrate", help=summary, description=summary)
     common_flags(p)
     p.set_defaults(run=run)
 

@@ -29,8 +29,8 @@ ANY_ADDRESS = {"", "0.0.0.0", "::"}
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("status", help="summary of the running server: sessions, tables, uptime, lag "
-                                      "(needs [metrics] port or --metrics-port)")
+    summary = "summary of the running server: sessions, tables, uptime, lag (needs [metrics] port or --metrics-port)"
+    p = sub.add_parser("status", help=summary, description=summary)
     common_flags(p)
     p.set_defaults(run=run_status)
 
