@@ -5,9 +5,11 @@ CPU was Python importing the same modules each time (asyncssh, tortoise, prompt_
 layers) before `main()` ran. This helper process imports them once per pytest worker; each test
 server is then a fresh `fork()` of it that runs `server.cli.main(argv)` with its own command
 line, working folder, environment, stdin/stdout/stderr and descriptor limit: the same code as
-`python -m server serve ...`, in a process of its own, listening on real sockets. Only modules
-are imported here, no data is read (catalogs, dictionaries, the database: each server reads its
-own, as a start from scratch does), no thread or event loop exists at the fork.
+`python -m server serve ...`, in a process of its own, listening on real sockets. Modules are
+imported here, and the libraries' own read-only data loaded (pymorphy3's dictionaries, Babel's
+plural rules: installed packages no test changes); nothing of the project's is read (catalogs,
+config, the database: each server reads its own, as a start from scratch does), and no thread or
+event loop exists at the fork.
 
 Protocol (a Unix socket per request): the client sends one JSON line {argv, cwd, env, nofile}
 with three descriptors (stdin, stdout, stderr) attached; the forkserver answers "pid N\n", and
@@ -209,6 +211,11 @@ def serve(path: str) -> None:
 
     for name in PRELOAD:
         importlib.import_module(name)
+    from world import i18n, morph
+
+    morph.warm()
+    for lang in i18n.LANGUAGES:
+        i18n.plural_category(lang, 2)
     assert threading.active_count() == 1, "a thread at the fork would be copied half-way"
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
