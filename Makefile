@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/logins.py
 	$(BIN)/python bench/text_bench.py
 	$(BIN)/python bench/table_output_bench.py
+	$(BIN)/python bench/server_starts.py
 
 # Never data/: it holds the database and the SSH host key (README, "Two commands").
 clean:
