@@ -163,9 +163,12 @@ class ForkClient:
 
 def _child(listener: socket.socket, others: list[socket.socket], conn: socket.socket, request: dict,
            fds: list[int]) -> None:
-    """In the forked child: become the server process the request describes. Never returns."""
+    """In the forked child: become the server process the request describes. Never returns.
+    ``others``: every socket of the forkserver's besides ``conn``, closed here."""
     code = 1
     try:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         listener.close()
         for other in others:
             other.close()
@@ -223,10 +226,22 @@ def serve(path: str) -> None:
     waiting: dict[int, socket.socket] = {}  # server pid -> the connection that asked for it
     stopping: list[int] = []
     signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
+    # A server's exit wakes the loop at once (its test is waiting for the exit code).
+    wake_r, wake_w = socket.socketpair()
+    wake_r.setblocking(False)
+    wake_w.setblocking(False)
+    signal.set_wakeup_fd(wake_w.fileno(), warn_on_full_buffer=False)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
     print("ready", flush=True)
     parent = os.getppid()
     while os.getppid() == parent and not stopping:  # the pytest worker is gone: so are we
-        ready, _, _ = select.select([listener], [], [], 0.05)
+        ready, _, _ = select.select([listener, wake_r], [], [], 0.5)
+        if wake_r in ready:
+            ready.remove(wake_r)
+            try:
+                wake_r.recv(4096)
+            except BlockingIOError:
+                pass
         while True:
             try:
                 pid, status = os.waitpid(-1, os.WNOHANG)
@@ -254,7 +269,7 @@ def serve(path: str) -> None:
         request = json.loads(msg)
         pid = os.fork()
         if pid == 0:
-            _child(listener, list(waiting.values()), conn, request, fds)
+            _child(listener, [wake_r, wake_w, *waiting.values()], conn, request, fds)
         for fd in fds:
             os.close(fd)
         waiting[pid] = conn
