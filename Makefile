@@ -23,7 +23,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(MAKE) -s precompile
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --no-loadscope-reorder
 
 # Bytecode and parsed catalogs, written once, so the hundreds of servers the suite starts do not
 # each compile every module and parse every catalog again (even where PYTHONDONTWRITEBYTECODE is set).

@@ -184,6 +184,7 @@ def _child(listener: socket.socket, others: list[socket.socket], conn: socket.so
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        time.tzset()  # the C library read TZ when the forkserver started; the server's may differ
         sys.argv = ["korchma", *request["argv"]]
         from server.cli import main
 
