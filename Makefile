@@ -25,7 +25,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(MAKE) -s precompile
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --no-loadscope-reorder
 
 # Bytecode and parsed catalogs, written once, so the hundreds of servers the suite starts do not
 # each compile every module and parse every catalog again (even where PYTHONDONTWRITEBYTECODE is set).
@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/logins.py
 	$(BIN)/python bench/text_bench.py
 	$(BIN)/python bench/table_output_bench.py
+	$(BIN)/python bench/server_starts.py
 
 # The next schema migration, after a change to world/models.py: `make migration NAME=add_x` writes
 # world/migrations/NNNN_add_x.py with tortoise's makemigrations (docs/migrations.md).

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import re
 import resource
@@ -10,13 +11,21 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from tests.forkserver import ForkClient
+
 ROOT = Path(__file__).resolve().parents[1]
 READY = re.compile(r"KORCHMA READY telnet=(\d+) ssh=(\d+)(?: metrics=(\d+))?")
+# Servers are forked from a process that imported the server once (tests/forkserver.py), which
+# saves each start most of its CPU; KORCHMA_TEST_FORK=0 starts each with a plain exec instead.
+_FORK = ForkClient(ROOT) if os.environ.get("KORCHMA_TEST_FORK", "1") != "0" else None
+if _FORK is not None:
+    atexit.register(_FORK.close)
 
 
 @dataclass
@@ -39,11 +48,14 @@ class ServerProcess:
     def start(self, timeout: float = 30.0) -> "ServerProcess":
         self.log_path = (self.log_dir or self.data_dir) / f"server-{int(time.time() * 1000)}.log"
         log = self.log_path.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", "--config", str(ROOT / "config.toml"),
-             "--config", str(self.config),
-             "--telnet-port", "0", "--ssh-port", "0", "--data-dir", str(self.data_dir), *self.extra],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        argv = ["serve", "--config", str(ROOT / "config.toml"), "--config", str(self.config),
+                "--telnet-port", "0", "--ssh-port", "0", "--data-dir", str(self.data_dir), *self.extra]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        forked = _FORK.spawn(argv, ROOT, env, log, self.nofile) if _FORK is not None else None
+        log.close()  # the server has its own copy
+        self.proc = forked or subprocess.Popen(  # type: ignore[assignment]
+            [sys.executable, "-m", "server", *argv],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=self.log_path.open("a"), text=True, env=env,
             preexec_fn=self._limit_descriptors if self.nofile else None,
         )
         deadline = time.monotonic() + timeout
@@ -140,3 +152,23 @@ def merge_toml(base: str, extra: str) -> str:
 @pytest.fixture
 def server(server_factory):
     return server_factory()
+
+
+# The files that take longest (minutes of CPU each, in pools of their own) run first: with
+# `--dist loadfile` a file started last is the one the other worker waits for at the end. xdist
+# would order files by their number of tests, which put these few-test files last; `make test`
+# passes --no-loadscope-reorder so this order holds (the other files: most tests first, as xdist's).
+LONGEST_FIRST = ("test_coup_property.py", "test_revolution_property.py", "test_mafia_property.py",
+                 "test_whispers_property.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    per_file = Counter(item.path for item in items)
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        name = item.path.name
+        if name in LONGEST_FIRST:
+            return LONGEST_FIRST.index(name), 0
+        return len(LONGEST_FIRST), -per_file[item.path]
+
+    items.sort(key=rank)  # stable: a file's tests stay together and in their order
