@@ -84,6 +84,10 @@ async def test_aliases_defined_on_telnet_work_on_ssh_and_loops_are_refused(serve
     await anna.expect(said("Сокращение пр заменено"))
     anna.send_line("alias 'x say")
     await anna.expect(said("Имя сокращения «'x» не подходит"))
+    anna.send_line("сокращение бк")  # a name alone: that alias
+    await anna.expect(said("бк = say $2, потом $1"))
+    anna.send_line("удалить сокращение сам")  # the Russian verb is two words, like «не верю»
+    await anna.expect(said("Сокращения «сам» у вас нет"))
     anna.send_line("quit")
     await anna.close()
 
