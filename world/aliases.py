@@ -87,20 +87,23 @@ class AliasBooks:
 
     def __init__(self) -> None:
         self.books: dict[int, dict[str, tuple[str, str]]] = {}
+        # The same, folded name -> text, as :func:`expand` reads it on every typed line.
+        self._texts: dict[int, dict[str, str]] = {}
 
     async def load(self, account_id: int) -> None:
         rows = await Alias.filter(account_id=account_id).order_by("name_key")
         self.books[account_id] = {r.name_key: (r.name, r.text) for r in rows}
+        self._texts[account_id] = {r.name_key: r.text for r in rows}
 
     def of(self, account_id: int) -> dict[str, tuple[str, str]]:
         return self.books.get(account_id, {})
 
     def texts(self, account_id: int) -> dict[str, str]:
-        """folded name -> text, as :func:`expand` reads it."""
-        return {key: text for key, (_, text) in self.of(account_id).items()}
+        return self._texts.get(account_id, {})
 
     def forget(self, account_id: int) -> None:
         self.books.pop(account_id, None)
+        self._texts.pop(account_id, None)
 
     async def define(self, account_id: int, name: str, text: str) -> bool:
         """Store (or replace) an alias; True if it replaced one."""
@@ -109,6 +112,7 @@ class AliasBooks:
         if not replaced:
             await Alias.create(account_id=account_id, name=name, name_key=key, text=text)
         self.books.setdefault(account_id, {})[key] = (name, text)
+        self._texts.setdefault(account_id, {})[key] = text
         return bool(replaced)
 
     async def remove(self, account_id: int, name: str) -> str | None:
@@ -119,4 +123,5 @@ class AliasBooks:
         if entry is None and not deleted:
             return None
         self.books.get(account_id, {}).pop(key, None)
+        self._texts.get(account_id, {}).pop(key, None)
         return entry[0] if entry else name
