@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
+from tortoise.exceptions import IntegrityError
+
 from .models import Alias
 
 #: Expansions one typed line may go through (an alias naming another alias naming...). Loops are
@@ -110,7 +112,10 @@ class AliasBooks:
         key = fold(name)
         replaced = await Alias.filter(account_id=account_id, name_key=key).update(name=name, text=text)
         if not replaced:
-            await Alias.create(account_id=account_id, name=name, name_key=key, text=text)
+            try:
+                await Alias.create(account_id=account_id, name=name, name_key=key, text=text)
+            except IntegrityError:  # the account's other session defined it meanwhile: ours wins
+                await Alias.filter(account_id=account_id, name_key=key).update(name=name, text=text)
         self.books.setdefault(account_id, {})[key] = (name, text)
         self._texts.setdefault(account_id, {})[key] = text
         return bool(replaced)
