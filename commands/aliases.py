@@ -105,7 +105,8 @@ def _check(ctx: Ctx, name: str, text: str) -> None:
         raise CommandError("alias.secret", name=name)
 
 
-@command("alias", "алиас", "сокращение", "сокращения", "аліас", "скорочення", "aliases", "алиасы")
+# The first Russian and Ukrainian verbs are the ones `help` lists (commands.hall.main_verbs).
+@command("alias", "сокращение", "сокращения", "алиас", "алиасы", "аліас", "скорочення", "aliases")
 async def alias(ctx: Ctx) -> None:
     name, _, text = ctx.rest.partition(" ")
     text = _unquoted(text.strip())
@@ -127,7 +128,7 @@ async def alias(ctx: Ctx) -> None:
         ctx.reply("alias.takes_abbreviation", name=name, verb=verb)
 
 
-@command("unalias", "удалить сокращение", "удалить алиас", "видалити скорочення", "видалити аліас")
+@command("unalias", "удалить сокращение", "удалить алиас", "видалити аліас", "видалити скорочення")
 async def unalias(ctx: Ctx) -> None:
     if not ctx.args:
         raise CommandError("alias.unalias_usage")
