@@ -14,8 +14,12 @@ def parse(session: Any, line: str) -> Parsed:
     """A line of a logged-in session (its controls already removed), read among the commands
     it has now: what :func:`dispatch` runs, and whether it holds secrets."""
     from . import load_all  # noqa: F401  (registers every command once)
+    from .aliases import expand_typed
 
-    return parse_line(line, available(session)) if line else NOTHING
+    if not line:
+        return NOTHING
+    commands = available(session)
+    return expand_typed(session, line, commands) or parse_line(line, commands)
 
 
 async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> None:

@@ -160,6 +160,9 @@ class App:
         session.apply_account_settings(account)
         session.login_state = "ready"
         first = self.world.logged_in(session, account)
+        # After logged_in: a last other session closing meanwhile must not forget the loaded book.
+        with best_effort("the aliases of %s", account.name):  # typing works without them
+            await self.world.aliases.load(account.id)
         session.send("login.welcome", name=account.name)
         motd = str(self.config.server.get("motd", "")).strip()
         if motd:  # the host's own text, in whatever language they wrote it
@@ -188,6 +191,8 @@ class App:
     async def logged_out(self, session: Any) -> None:
         last = self.world.disconnected(session)
         account = session.account
+        if account is not None and last:
+            self.world.aliases.forget(account.id)
         if account is not None and last and not self.world.shutting_down:
             self.world.broadcast("hall", msg("hall.leaves", name=account.name))
             assert self.world.tables is not None

@@ -51,6 +51,8 @@ DEFAULTS: dict[str, Any] = {
         "input_buffer": 8192,
         "connections_per_address": 8,
         "connections_exempt": ["127.0.0.1", "::1"],
+        "aliases_per_account": 50,
+        "alias_length": 200,
     },
     "tables": {
         "reaction_seconds": 20,

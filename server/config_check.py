@@ -99,6 +99,8 @@ RULES: dict[str, dict[str, Rule]] = {
         "input_buffer": Rule("int", 256, 64 * 1024 * 1024),
         "connections_per_address": Rule("int", 0, 1_000_000),
         "connections_exempt": Rule("addresses"),
+        "aliases_per_account": Rule("int", 0, 10_000),
+        "alias_length": Rule("int", 1, 100_000),
     },
     "tables": {
         "reaction_seconds": Rule("number", 1, 7 * DAY),

@@ -44,6 +44,7 @@ LIVE = frozenset({
     "accounts.checks_queued_max",
     "limits.max_line", "limits.commands_per_second", "limits.command_burst", "limits.flood_mute",
     "limits.connections_per_address", "limits.connections_exempt",
+    "limits.aliases_per_account", "limits.alias_length",
     "tables", "games",
     "log.level",
 })

@@ -17,6 +17,11 @@ LANGS = ("en", "ru", "uk")
 FINISHED = re.compile(r"Игра за столом \d+ окончена|Game over at table \d+|Гру за столом \d+ закінчено")
 
 
+def said(text: str) -> re.Pattern[str]:
+    """``text`` as the screen may wrap it (any run of spaces may be a line break)."""
+    return re.compile(r"\s+".join(re.escape(word) for word in text.split()))
+
+
 def unique_prefix(name: str, names: list[str]) -> str:
     """The shortest start of ``name`` (3 letters at least) no other name begins with."""
     others = [n.casefold() for n in names if n != name]

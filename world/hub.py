@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from games.collation import name_key
 
+from .aliases import AliasBooks
 from .inbox_spool import InboxSpool
 from .messages import Msg
 from .meters import Meters
@@ -64,6 +65,7 @@ class World:
         self.shutting_down = False
         self.inbox_spool = InboxSpool()  # inbox items whose write failed, until storage is back
         self.meters = Meters()  # no metrics unless the server fills them in (server/metrics.py)
+        self.aliases = AliasBooks()  # the aliases of the accounts online (world/aliases.py)
 
     # presence ---------------------------------------------------------------------------
 

@@ -155,3 +155,18 @@ class PasswordReset(Model):
 
     class Meta:
         table = "password_reset"
+
+
+class Alias(Model):
+    """A player's own shortcut (`alias NAME TEXT`: world/aliases.py)."""
+
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="aliases", on_delete=fields.CASCADE)
+    name = fields.CharField(max_length=NAME_LENGTH)  # as typed when defined
+    name_key = fields.CharField(max_length=NAME_LENGTH)  # case-folded, ё as е: what is looked up
+    text = fields.TextField()  # cleaned like all player text; its length is limits.alias_length
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "alias"
+        unique_together = (("account", "name_key"),)
