@@ -159,6 +159,8 @@ class App:
         session.account = account
         session.apply_account_settings(account)
         session.login_state = "ready"
+        with best_effort("the ignore list of %s", account.name):  # loaded now: talk need not read it
+            await self.world.social.ignoring(account.id)
         first = self.world.logged_in(session, account)
         session.send("login.welcome", name=account.name)
         motd = str(self.config.server.get("motd", "")).strip()

@@ -8,12 +8,13 @@ import re
 
 from tests.wire import person
 
+ADMIN = '[accounts]\nadmins = ["Борис"]'  # an admin can be ignored, but not his moderation
 HAND = re.compile(r"ваши карты — ([\d, ]+)\.")
 
 
 async def test_ignore_reply_and_afk_across_doors(server_factory, tmp_path):
     data = tmp_path / "data"
-    srv = server_factory(data_dir=data)
+    srv = server_factory(ADMIN, data_dir=data)
     anna = await person(srv, "telnet", "Анна")
     boris = await person(srv, "ssh", "Борис")
     vera = await person(srv, "telnet", "Вера", lang="en")
@@ -64,13 +65,14 @@ async def test_ignore_reply_and_afk_across_doors(server_factory, tmp_path):
 
     # Boris leaves; Vera's tell waits in his inbox; the server restarts.
     await boris.close()
+    await vera.expect("Борис leaves the tavern")  # the server has seen him go
     vera.send_line("tell Борис back soon?")
     await vera.expect("waits in their inbox")
     for client in (anna, vera):
         await client.close()
     assert srv.terminate() == 0
 
-    srv = server_factory(data_dir=data)
+    srv = server_factory(ADMIN, data_dir=data)
     anna = await person(srv, "telnet", "Анна", create=False)
     vera = await person(srv, "telnet", "Вера", lang="en", create=False)
     boris = await person(srv, "ssh", "Борис")
@@ -78,8 +80,14 @@ async def test_ignore_reply_and_afk_across_doors(server_factory, tmp_path):
     await boris.expect("Вы шепчете Вере: «да»")
     await vera.expect("Борис tells you: «да»")
 
-    # The ignore was stored on Anna's account; his game moves still reach her.
+    # The ignore was stored on Anna's account; his moderation and his game moves still reach her.
     anna.mark_here()
+    anna.send_line("игнор Борис")
+    await anna.expect("Бориса вы уже игнорируете.")
+    anna.send_line("почта")  # his tell was kept nowhere; Vera's is there
+    await anna.expect("are you there?")
+    boris.send_line("mute Анна 5m")
+    await anna.expect("Вы лишены слова на 5 минут")
     boris.send_line("открыть торги rounds=3")
     number = int(re.search(r"стол (\d+)", await boris.expect(re.compile(r"открываете стол \d+"))).group(1))
     await anna.expect(f"стол {number}")  # the hall's notice of a new table is not his talk
@@ -94,7 +102,8 @@ async def test_ignore_reply_and_afk_across_doors(server_factory, tmp_path):
     await boris.expect(f"ставка {hand_b[0]} принята")
     anna.send_line(f"ставка {hand_a[0]}")
     await anna.expect(f"Борис ставит {hand_b[0]}")  # his move reached her
-    assert "за столом тихо" not in anna.text_since_mark()
+    heard = anna.text_since_mark()
+    assert "за столом тихо" not in heard and "секрет" not in heard, heard
 
     anna.send_line("неигнор Борис")
     await anna.expect("Вы снова слышите Бориса.")
