@@ -57,6 +57,11 @@ async def test_ignore_reply_and_afk_across_doors(server_factory, tmp_path):
     await anna.expect("Вы снова на месте.")
     await anna.expect("Вы шепчете Вере: «уже тут»")
     await vera.expect("Анна tells you: «уже тут»")
+    vera.send_line("reply " + "я" * 2000)  # the line limit holds for reply as for tell
+    await vera.expect("That line is too long (over 2000 characters)")
+    vera.send_line("reply good")
+    await anna.expect("Вера шепчет вам: «good»")
+    assert "яяяя" not in anna.text
     vera.mark_here()
     vera.send_line("who")
     await vera.expect("Борис")
