@@ -32,7 +32,7 @@ async def ignore(ctx: Ctx) -> None:
     ctx.reply("social.ignore.added", name=target.name)
 
 
-@command("unignore", "неигнор", "неігнор", completes=("player",))
+@command("unignore", "слушать", "разыгнорить", "слухати", completes=("player",))
 async def unignore(ctx: Ctx) -> None:
     if not ctx.args:
         raise CommandError("social.unignore.usage")

@@ -110,7 +110,7 @@ async def test_ignore_reply_and_afk_across_doors(server_factory, tmp_path):
     heard = anna.text_since_mark()
     assert "за столом тихо" not in heard and "секрет" not in heard, heard
 
-    anna.send_line("неигнор Борис")
+    anna.send_line("слушать Борис")
     await anna.expect("Вы снова слышите Бориса.")
     boris.send_line("сказать снова слышно")
     await anna.expect("Борис говорит: «снова слышно»")
