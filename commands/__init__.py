@@ -30,6 +30,8 @@ async def dispatch(session: Any, parsed: Parsed, wait: int | None = None) -> Non
         return
     player_typed(session.world, session.account.id)  # a smart autopass waits for whoever types
     verb, rest, cmd, suggestions = parsed.verb, parsed.rest, parsed.command, parsed.suggestions
+    if (cmd is None or cmd.key != "afk") and session.world.social.come_back(session.account.id):
+        session.send("social.afk.back")  # any command ends `afk` (world/social.py)
     if cmd is None and verb.casefold() not in RESERVED_GAME_VERBS:
         if _said_where_it_works(session, verb):
             return

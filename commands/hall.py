@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from world.hub import HALL
 from world.i18n import LANGUAGES, has, normalize_lang
 from world.messages import msg
-from world.models import InboxItem
+from world.models import Account, InboxItem
 
 from .admin_info import session_doors
 from .base import EVERYWHERE, CommandError, Ctx, command
@@ -76,7 +76,7 @@ async def who(ctx: Ctx) -> None:
     ctx.reply("who.header", n=len(online))
     for account in online:
         role = msg(f"role.{account.role}") if account.role != "player" else ""
-        ctx.reply("who.line", name=account.name, where=where_text(ctx, account.id),
+        ctx.reply("who.line", name=ctx.world.social.who_name(account), where=where_text(ctx, account.id),
                   idle=_idle(ctx.world.idle_seconds(account.id)), role=role)
         doors = session_doors(ctx, account.id)  # an admin's list: each session's door and address
         if doors is not None:
@@ -92,7 +92,8 @@ async def say(ctx: Ctx) -> None:
     check_silenced(ctx)
     room = ctx.world.where(ctx.account.id)
     ctx.reply("say.you", text=text)
-    ctx.world.broadcast(room, msg("say.other", name=ctx.account.name, text=text), exclude=[ctx.account.id])
+    ignorers = await ctx.world.social.ignorers_among(ctx.account.id, ctx.world.rooms.get(room, ()))
+    ctx.world.broadcast(room, msg("say.other", name=ctx.account.name, text=text), exclude=[ctx.account.id, *ignorers])
 
 
 @command("emote", "эмоция", "действие", "емоція", "me")
@@ -103,7 +104,8 @@ async def emote(ctx: Ctx) -> None:
     check_muted(ctx)
     check_silenced(ctx)
     room = ctx.world.where(ctx.account.id)
-    ctx.world.broadcast(room, msg("emote.line", name=ctx.account.name, text=text))
+    ignorers = await ctx.world.social.ignorers_among(ctx.account.id, ctx.world.rooms.get(room, ()))
+    ctx.world.broadcast(room, msg("emote.line", name=ctx.account.name, text=text), exclude=ignorers)
 
 
 def check_silenced(ctx: Ctx) -> None:
@@ -123,20 +125,29 @@ async def tell(ctx: Ctx) -> None:
     text = text.strip()
     if not name or not text:
         raise CommandError("tell.usage")
+    await tell_to(ctx, await find_account(ctx, name), text)
+
+
+async def tell_to(ctx: Ctx, target: Account, text: str) -> None:
+    """A tell to an account (`tell`, and `reply`: commands/social.py)."""
     check_muted(ctx)
-    target = await find_account(ctx, name)
     if target.id == ctx.account.id:
         raise CommandError("tell.self")
+    if await ctx.world.social.ignores(ctx.account.id, target.id):  # their answer would not reach you
+        raise CommandError("social.ignore.tell_ignored", name=target.name)
     table = ctx.table
     if table is not None and table.running and table.seat_of(ctx.account.id) is not None \
             and table.seat_of(target.id) is not None and not table.options.get("tell", True):
         raise CommandError("tell.not_during_game")
-    online = await ctx.world.deliver_or_keep(target.id, msg("tell.from", name=ctx.account.name, text=text),
-                                             "tell", keep=True)
+    online = await ctx.world.social.deliver_tell(ctx.world, ctx.account, target,
+                                                 msg("tell.from", name=ctx.account.name, text=text))
     if online:
         ctx.reply("tell.to", name=target.name, text=text)
     else:
         ctx.reply("tell.kept", name=target.name)
+    away = ctx.world.social.away_notice(target)
+    if away is not None:
+        ctx.reply_msg(away)
 
 
 def inbox_time(when: datetime) -> str:
@@ -209,7 +220,7 @@ UKRAINIAN_VERBS = {"хто", "казати", "шепнути", "пошта", "м
                    "вимкнути", "дивитися", "емоція", "ключі", "податок", "вкрасти", "вбити", "допит",
                    "заявити", "виклик", "блокувати", "пропустити", "довести", "здатися", "скинути",
                    "залишити", "показати", "повернути", "вибрати", "дохід", "іноземна", "обмін",
-                   "покласти", "передати", "скасувати", "готовий", "клас", "скинутипароль"}
+                   "покласти", "передати", "скасувати", "готовий", "клас", "скинутипароль", "слухати"}
 
 
 def main_verbs(cmd, lang: str) -> list[str]:

@@ -159,6 +159,8 @@ class App:
         session.account = account
         session.apply_account_settings(account)
         session.login_state = "ready"
+        with best_effort("the ignore list of %s", account.name):  # loaded now: talk need not read it
+            await self.world.social.ignoring(account.id)
         first = self.world.logged_in(session, account)
         # After logged_in: a last other session closing meanwhile must not forget the loaded book.
         with best_effort("the aliases of %s", account.name):  # typing works without them

@@ -837,15 +837,27 @@ async def test_team_speaks_to_the_living_mafia_only(monkeypatch):
     async def keep(account_id: int, message: Any, kind: str, table_id: int | None = None) -> None:
         kept.append((account_id, message.key))
 
+    ignoring: set[tuple[int, int]] = set()  # (owner, ignored), as world/social.py answers
+
+    class Social:
+        async def ignores(self, owner_id: int, sender_id: int) -> bool:
+            return (owner_id, sender_id) in ignoring
+
     world = SimpleNamespace(tables=SimpleNamespace(table_of=lambda _id: table),
                             deliver=lambda a, m: (delivered.append((a, m.key)) or True) if a in online else False,
-                            keep=keep)
+                            keep=keep, social=Social())
     typist = Typist(monkeypatch, table, world)
     boss, killer, agent = (state.roles.index(r) for r in ("boss", "killer", "agent"))
     await typist.type(boss, "свои стреляй в Анну")
     assert delivered == [(100 + killer, "mafia.cmd.team_say")]
     assert kept == [(100 + agent, "mafia.cmd.team_say")]
     assert typist.replies[-1] == ("mafia.cmd.team_you", {"text": "стреляй в Анну"})
+    ignoring.add((100 + killer, 100 + boss))  # the killer ignores the boss: his team lines skip her
+    delivered.clear()
+    kept.clear()
+    await typist.type(boss, "свои второй раз")
+    assert delivered == [] and kept == [(100 + agent, "mafia.cmd.team_say")]
+    ignoring.clear()
     state.alive[killer] = False
     state.public_cache = None
     delivered.clear()

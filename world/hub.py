@@ -18,6 +18,7 @@ from .messages import Msg
 from .meters import Meters
 from .models import Account
 from .rooms import HALL
+from .social import Social
 
 if TYPE_CHECKING:
     from .table_data import Table
@@ -66,6 +67,7 @@ class World:
         self.inbox_spool = InboxSpool()  # inbox items whose write failed, until storage is back
         self.meters = Meters()  # no metrics unless the server fills them in (server/metrics.py)
         self.aliases = AliasBooks()  # the aliases of the accounts online (world/aliases.py)
+        self.social = Social()  # ignores, last tellers, who is away (world/social.py)
 
     # presence ---------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """tortoise-orm models: accounts and keys, tables and seats, the action log, the inbox, bans,
-where accounts logged in from."""
+where accounts logged in from, who ignores whom."""
 from __future__ import annotations
 
 from tortoise import fields
@@ -170,3 +170,17 @@ class Alias(Model):
     class Meta:
         table = "alias"
         unique_together = (("account", "name_key"),)
+
+
+class Ignore(Model):
+    """One account ignoring another (`ignore NAME`): the ignored one's chat, emotes and tells no
+    longer reach the owner (world/social.py). The ignored one is never told."""
+
+    id = fields.IntField(primary_key=True)
+    owner = fields.ForeignKeyField("models.Account", related_name="ignoring", on_delete=fields.CASCADE)
+    ignored = fields.ForeignKeyField("models.Account", related_name="ignored_by", on_delete=fields.CASCADE)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "account_ignore"
+        unique_together = (("owner", "ignored"),)

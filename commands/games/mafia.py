@@ -157,7 +157,7 @@ async def team(ctx: Ctx) -> None:
         if number == seat.number or not P.at_seat(seat.view, "alive", number, True):
             continue
         account_id = table.seats[number].account_id if number < len(table.seats) else None
-        if account_id is None:
+        if account_id is None or await ctx.world.social.ignores(account_id, ctx.account.id):
             continue
         if not ctx.world.deliver(account_id, message):
             await ctx.world.keep(account_id, message, "game", table.number)
