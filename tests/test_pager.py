@@ -64,6 +64,8 @@ async def test_pager_telnet_and_ssh(server_factory):
         await anna.expect("Борис")
         await anna.settle(0.3)
         assert LAST not in anna.text_since_mark()
+        anna.send_line("длинастраницы")
+        await anna.expect("Длина страницы — по вашему экрану: сейчас 23 строки.")
 
         # SSH with an 80x24 pty: the same, and й (q on a Russian keyboard) stops too.
         vera.send_line("правила мафия")
@@ -77,7 +79,16 @@ async def test_pager_telnet_and_ssh(server_factory):
         vera.send_line("й")
         await vera.settle(0.4)
         assert LAST not in vera.text_since_mark()
+        # The window grows (SSH window-change): 100 rows hold the whole text.
+        vera.resize(80, 100)
+        await vera.settle(0.2)
+        vera.send_line("правила мафия")
+        await vera.expect(LAST)
+        assert MORE not in vera.text_since_mark()
+        vera.send_line("длинастраницы")
+        await vera.expect("Длина страницы — по вашему экрану: сейчас 99 строк.")
         # `длинастраницы 0`: never paged, whatever the screen says.
+        vera.resize(80, 24)
         vera.send_line("длинастраницы 0")
         await vera.expect("Постраничный вывод выключен")
         vera.send_line("правила мафия")
