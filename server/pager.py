@@ -51,7 +51,7 @@ def _runs(lines: list[Any]) -> list[Any]:
 
 
 class Pager:
-    __slots__ = ("session", "rows", "held", "rest", "emitting")
+    __slots__ = ("session", "rows", "held", "rest", "emitting", "replying")
 
     def __init__(self, session: Any) -> None:  # server.session.Session
         self.session = session
@@ -59,6 +59,7 @@ class Pager:
         self.held: list[Any] | None = None  # a command's output, while it runs
         self.rest: list[Any] = []  # the lines of the pages still to show
         self.emitting = False
+        self.replying = False  # Session.reply is writing: the session's own answer
 
     # -- what the session asks --------------------------------------------------------------
 
@@ -85,8 +86,10 @@ class Pager:
             self.held = []
 
     def hold(self, rendered: Any) -> bool:
-        """Called first by the door's ``write``: True when ``rendered`` is kept for now."""
-        if self.held is None or self.emitting:
+        """Called first by the door's ``write``: True when ``rendered`` is kept for now. Only
+        the command's own answers are held; a line from the hall or the game written meanwhile
+        goes out at once, before them, never onto a later page nor dropped by q."""
+        if self.held is None or self.emitting or not self.replying:
             return False
         self.held.append(rendered)
         return True

@@ -135,10 +135,20 @@ class Session:
         return layout(text, self.width, self.color, self.newline) + self.newline
 
     def send(self, key: str, **params: Any) -> None:
-        self.write(self.render(msg(key, **params)))
+        self.reply(self.render(msg(key, **params)))
 
     def send_msg(self, message: Msg) -> None:
-        self.write(self.render(message))
+        self.reply(self.render(message))
+
+    def reply(self, rendered: Any) -> None:
+        """Written as this session's own answer: the pager may hold it (a line the world
+        delivers, through ``write`` alone, goes out at once)."""
+        pager = self.pager
+        pager.replying = True
+        try:
+            self.write(rendered)
+        finally:
+            pager.replying = False
 
     def text(self, key: str, **params: Any) -> str:
         return t(self.lang, key, **params)
