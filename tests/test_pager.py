@@ -73,6 +73,11 @@ async def test_pager_telnet_and_ssh(server_factory):
         await vera.settle(0.3)
         assert LAST not in vera.text_since_mark()
         assert any(MORE in line for line in vera.screen.text_lines())
+        boris.send_line("сказать кто читает правила?")  # above the page prompt, which stays
+        await vera.expect("кто читает правила?")
+        await vera.settle(0.3)
+        lines = [line for line in vera.screen.text_lines() if line.strip()]
+        assert MORE in lines[-1] and "кто читает правила?" in lines[-2], lines[-3:]
         assert await _enter_until(vera, LAST, 6) >= 2
         vera.send_line("правила мафия")
         await vera.expect(MORE)
