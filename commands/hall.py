@@ -236,10 +236,15 @@ def main_verbs(cmd, lang: str) -> list[str]:
 async def help_(ctx: Ctx) -> None:
     commands = available(ctx.session)
     if not ctx.args:
+        from .help_order import grouped
+
+        ctx.reply("help.first")
         ctx.reply("help.header")
-        for cmd in commands:
-            ctx.reply("help.line", verbs=", ".join(main_verbs(cmd, ctx.lang)),
-                      text=msg(f"help.short.{cmd.key}"))
+        for group, members in grouped(commands):
+            ctx.reply(f"help.group.{group}")
+            for cmd in members:
+                ctx.reply("help.line", verbs=", ".join(main_verbs(cmd, ctx.lang)),
+                          text=msg(f"help.short.{cmd.key}"))
         ctx.reply("help.footer")
         return
     topic = ctx.args[0]
@@ -262,6 +267,8 @@ async def help_(ctx: Ctx) -> None:
 async def rules(ctx: Ctx) -> None:
     from games import registry
 
+    from . import rules_sections as rule_sections
+
     games = sorted(registry.all_games())
     table = ctx.table
     if not ctx.args:
@@ -278,8 +285,9 @@ async def rules(ctx: Ctx) -> None:
             raise CommandError("rules.unknown", game=ctx.args[0], games=", ".join(games))
     key = name
     versions = RULE_VERSIONS.get(name)
-    if versions and len(ctx.args) > 1:  # `rules mafia A`: that version's text
-        word = ctx.args[1].translate(LOOKALIKES).lower()
+    words = ctx.args[1:]
+    if versions and words and (len(words) > 1 or not rule_sections.find(ctx.lang, name, words[0])):
+        word = words.pop(0).translate(LOOKALIKES).lower()  # `rules mafia A`: that version's text
         if word not in versions:
             raise CommandError("rules.unknown_version", game=ctx.args[0], word=ctx.args[1],
                                versions=", ".join(sorted(v.upper() for v in versions)))
@@ -288,6 +296,17 @@ async def rules(ctx: Ctx) -> None:
         if table is not None and table.game_name == name:
             played = str(table.options.get("ruleset") or table.options.get("version") or "").lower()
             key = versions.get(played, key)
+    if words:  # `rules coup commands`: those sections only
+        found = rule_sections.find(ctx.lang, key, words[0])
+        if not found:
+            raise CommandError("rules.unknown_section", game=ctx.args[0], word=words[0],
+                               sections=rule_sections.listing(ctx.lang, key) or "-")
+        for paragraph in found:
+            ctx.reply("rules.part", text=paragraph)
+        return
+    listing = rule_sections.listing(ctx.lang, key)
+    if listing:
+        ctx.reply("rules.sections", game=ctx.args[0] if ctx.args else name, sections=listing)
     ctx.reply(f"rules.{key}")
     if versions:
         ctx.reply(f"rules.{name}_versions")

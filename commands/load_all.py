@@ -1,6 +1,16 @@
-"""Importing this module registers every command."""
-from . import account, admin, admin_accounts, admin_info, autopass, hall, master, password_reset, social, table  # noqa: F401
+"""Importing this module registers every command (one module a line, so branches do not collide)."""
+from . import account  # noqa: F401
+from . import admin  # noqa: F401
+from . import admin_accounts  # noqa: F401
+from . import admin_info  # noqa: F401
 from . import aliases  # noqa: F401
+from . import autopass  # noqa: F401
+from . import hall  # noqa: F401
+from . import master  # noqa: F401
+from . import pagelength  # noqa: F401
+from . import password_reset  # noqa: F401
+from . import social  # noqa: F401
+from . import table  # noqa: F401
 from .games import bids  # noqa: F401
 from .games import coup  # noqa: F401
 from .games import mafia  # noqa: F401

@@ -22,6 +22,7 @@ DEFAULTS: dict[str, Any] = {
         "proxy_protocol": False,
         "proxy_trusted": ["127.0.0.1", "::1"],
         "motd": "",
+        "pager": True,  # page a command's output taller than the client's screen (server/pager.py)
     },
     "accounts": {
         "admins": [],

@@ -67,6 +67,7 @@ RULES: dict[str, dict[str, Rule]] = {
         "proxy_protocol": Rule("bool"),
         "proxy_trusted": Rule("addresses"),
         "motd": Rule("text"),
+        "pager": Rule("bool"),
     },
     "accounts": {
         "admins": Rule("texts"),

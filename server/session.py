@@ -23,6 +23,7 @@ from world.models import Account
 from world.text import clean_controls
 
 from . import login_reset
+from .pager import Pager
 from .render import layout
 
 if TYPE_CHECKING:
@@ -101,6 +102,7 @@ class Session:
         self.closed = False
         self.lock = asyncio.Lock()
         self.context: dict[str, Any] = {}  # per-session scratch for commands (e.g. last tell)
+        self.pager = Pager(self)  # a typed command's output, a screenful at a time (server/pager.py)
 
     # -- what front doors implement ------------------------------------------------------
 
@@ -133,10 +135,20 @@ class Session:
         return layout(text, self.width, self.color, self.newline) + self.newline
 
     def send(self, key: str, **params: Any) -> None:
-        self.write(self.render(msg(key, **params)))
+        self.reply(self.render(msg(key, **params)))
 
     def send_msg(self, message: Msg) -> None:
-        self.write(self.render(message))
+        self.reply(self.render(message))
+
+    def reply(self, rendered: Any) -> None:
+        """Written as this session's own answer: the pager may hold it (a line the world
+        delivers, through ``write`` alone, goes out at once)."""
+        pager = self.pager
+        pager.replying = True
+        try:
+            self.write(rendered)
+        finally:
+            pager.replying = False
 
     def text(self, key: str, **params: Any) -> str:
         return t(self.lang, key, **params)
@@ -171,14 +183,23 @@ class Session:
             return
         line = clean_controls(raw).strip()  # the rest of the cleaning is the commands' (not passwords)
         async with self.lock:
-            parsed = parse(self, line) if command else self.parse_command(line)
-            whole, words = self.secrets_in(line, parsed)
-            if whole:
-                whole += (raw,)
-            with secret_scope(*whole, words=words):
-                await self._handle(line, parsed, wait, secret=bool(whole))
+            if command or not self.pager.answer(line):
+                await self._take_line(raw, line, wait, command)
         if not self.closed:
             self.send_prompt()
+
+    async def _take_line(self, raw: str, line: str, wait: int | None, command: bool) -> None:
+        parsed = parse(self, line) if command else self.parse_command(line)
+        whole, words = self.secrets_in(line, parsed)
+        if whole:
+            whole += (raw,)
+        if parsed is not None and not command:  # a typed command: its output may be paged
+            self.pager.begin()
+        try:
+            with secret_scope(*whole, words=words):
+                await self._handle(line, parsed, wait, secret=bool(whole))
+        finally:
+            self.pager.release()
 
     def parse_command(self, line: str) -> Parsed | None:
         """``line`` read as a command (commands.parse), or None when it is no command: a login

@@ -196,6 +196,8 @@ class SSHSession(Session, asyncssh.SSHServerSession):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width > 0:
             self.width = max(20, min(width, 500))  # as telnet's NAWS
+        if self._pty and self._command is None:  # a terminal (not a script): it may be paged
+            self.pager.rows = max(0, height)
         if self._pt is not None and self._pt.is_running:
             self._pt._on_resize()
 
@@ -250,6 +252,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
                 await asyncio.wait_for(self._closed.wait(), 5)
             return
         self.closed = True
+        self.pager.finish()
         try:
             if message is not None:
                 self.write(self.render(message))
@@ -273,7 +276,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
         self.hidden_input = not on
 
     def write(self, rendered: Any) -> None:
-        if self._chan is None or self._lost:
+        if self._chan is None or self._lost or self.pager.hold(rendered):
             return
         if self._chan.get_write_buffer_size() > MAX_BACKLOG:
             # A client that stopped reading must not make the server hold its output for ever.
@@ -339,6 +342,13 @@ class SSHSession(Session, asyncssh.SSHServerSession):
 
     # -- the terminal (prompt_toolkit) -----------------------------------------------------
 
+    def send_prompt(self) -> None:
+        if self._pt is not None and self._pt.is_running:  # the page prompt may have come or gone
+            self._pt.invalidate()
+
+    def _prompt(self) -> str:
+        return self.pager.prompt() + " " if self.pager.open else PROMPT
+
     def _size(self) -> Size:
         cols, rows = (self._chan.get_terminal_size()[:2] if self._chan is not None else (0, 0))
         return Size(rows=rows or 24, columns=cols or 80)
@@ -353,7 +363,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
                                     enable_cpr=False)
         buffer = Buffer(multiline=False, history=SmallHistory(), completer=COMPLETER,
                         accept_handler=self._accept, on_text_insert=self._cap_line)
-        control = BufferControl(buffer, input_processors=[MaskPasswords(self), BeforeInput(PROMPT)],
+        control = BufferControl(buffer, input_processors=[MaskPasswords(self), BeforeInput(self._prompt)],
                                 include_default_input_processors=False)
         pt = Application(layout=Layout(Window(control, dont_extend_height=True, wrap_lines=True)),
                          style=STYLE, include_default_pygments_style=False, erase_when_done=True,
@@ -408,7 +418,8 @@ class SSHSession(Session, asyncssh.SSHServerSession):
         hidden = self.hidden_input
         secret = hidden or self.is_secret_command(line)
         shown = "*" * len(line) if hidden else mask_secret(line) if secret else line
-        self.write(PROMPT + clean(shown) + "\n")
+        if not (self.pager.open and not line.strip()):  # Enter under a page: the next page, no echo
+            self.write(self._prompt() + clean(shown) + "\n")
         self._lines.put_nowait(line)
         if secret:  # not into history
             buffer.reset()

@@ -139,7 +139,7 @@ class TelnetSession(Session):
         return Wire(escape_iac(super().render(message).encode(self.encoding, "korchma-fallback")))
 
     def write(self, rendered: Any) -> None:
-        if self._gone:
+        if self._gone or self.pager.hold(rendered):
             return
         if isinstance(rendered, Wire):
             data = bytes(rendered)
@@ -166,8 +166,11 @@ class TelnetSession(Session):
             if self._at_prompt:
                 return
             self._at_prompt = True
+            prompt = b"> "
+            if self.pager.open:  # a page waits: its own prompt, until Enter, q or a command
+                prompt = escape_iac(self.pager.prompt().encode(self.encoding, "korchma-fallback")) + b" "
             # The prompt and its GA/EOR in one write: one send for each prompt, not two.
-            self.writer._write(b"> " + self._prompt_mark(), escape_iac=False)
+            self.writer._write(prompt + self._prompt_mark(), escape_iac=False)
             return
         self._mark_prompt()
 
@@ -223,6 +226,7 @@ class TelnetSession(Session):
             w.iac(WILL, ECHO)
 
     async def close(self, message: Msg | None = None) -> None:
+        self.pager.finish()
         if message is not None and not self._gone:
             self.write(self.render(message))
         self.closed = True

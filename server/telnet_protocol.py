@@ -468,6 +468,7 @@ class KorchmaTelnetProtocol(TelnetServer):
         super().on_naws(rows, cols)
         if self.session is not None:
             self.session.set_width(cols)
+            self.session.pager.rows = max(0, int(rows))
 
     def on_ttype(self, ttype: str) -> None:
         super().on_ttype(ttype)

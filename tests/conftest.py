@@ -99,10 +99,13 @@ class ServerProcess:
         return self.log_path.read_text() if self.log_path else ""
 
 
-# Laid over config.toml in every test server: quick negotiation and bots.
+# Laid over config.toml in every test server: quick negotiation and bots, and no paging by the
+# screen's rows (the test clients say 80x24 or 200x50, and most tests read long texts whole; the
+# pager's own tests, tests/test_pager.py, turn it on).
 TEST_CONFIG = """
 [server]
 negotiation_wait = 0.5
+pager = false
 
 [tables]
 bot_delay = 0.05

@@ -107,7 +107,10 @@ async def test_pre_migration_sqlite_database_is_adopted_and_its_table_finishes(s
     anna_bid = before["action_log"][-1][3]
     assert korchma("migrate", "--data-dir", str(data)) == ADOPTED
     assert korchma("migrate", "--data-dir", str(data)) == NOTHING  # and again: nothing to do
-    assert sqlite_contents(path) == before  # not a row lost or changed
+    # Not a row lost or changed (a column a later migration added comes after the old ones).
+    after = {table: [row[:len(rows[0])] for row in after_rows] if rows else after_rows
+             for (table, rows), after_rows in zip(before.items(), sqlite_contents(path).values())}
+    assert after == before
     srv = server_factory(BIDS, data_dir=data)
     await resume_and_finish(srv, int(re.search(r'"card":\s*(\d+)', anna_bid).group(1)))
     assert NOTHING in srv.log_path.read_text()  # serve looked, and found nothing pending

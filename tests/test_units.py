@@ -162,7 +162,8 @@ def test_a_line_is_secret_as_dispatch_reads_it():
     from tests.offline import game_commands
 
     hall, coup = game_commands(None), game_commands("coup")
-    for line, commands, key in (("pas old new", hall, "password"), ("p old new", hall, "password"),
+    # ("p": `password` or `pagelength` now; its arguments are kept secret all the same)
+    for line, commands, key in (("pas old new", hall, "password"), ("p old new", hall, None),
                                 ("pass old new", hall, "password"), ("пар old new", hall, "password"),
                                 ("pas old new", coup, "password"), ("passwrd old new", hall, None),
                                 ("па old new", coup, None)):

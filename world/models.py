@@ -19,6 +19,7 @@ class Account(Model):
     lang = fields.CharField(max_length=4, default="ru")
     encoding = fields.CharField(max_length=16, null=True)
     color = fields.BooleanField(null=True)  # None: follow the terminal
+    page_length = fields.IntField(null=True)  # `pagelength`: None: the screen's rows; 0: never page
     autopass = fields.CharField(max_length=8, null=True)  # off | smart | on; None: the game's default
     created_at = fields.DatetimeField(auto_now_add=True)
     last_login = fields.DatetimeField(null=True)
