@@ -107,7 +107,8 @@ async def test_pre_migration_sqlite_database_is_adopted_and_its_table_finishes(s
     anna_bid = before["action_log"][-1][3]
     assert korchma("migrate", "--data-dir", str(data)) == ADOPTED
     assert korchma("migrate", "--data-dir", str(data)) == NOTHING  # and again: nothing to do
-    assert sqlite_contents(path) == before  # not a row lost or changed
+    after = sqlite_contents(path)  # not a row lost or changed (a later migration adds columns at the end)
+    assert {table: [row[:len(rows[0])] if rows else row for row in after[table]] for table, rows in before.items()} == before
     srv = server_factory(BIDS, data_dir=data)
     await resume_and_finish(srv, int(re.search(r'"card":\s*(\d+)', anna_bid).group(1)))
     assert NOTHING in srv.log_path.read_text()  # serve looked, and found nothing pending
