@@ -1,0 +1,85 @@
+"""`finger NAME` (`профиль`): who a player is; `title TEXT` (`титул`): the line they show there.
+
+What is shown and how games are counted: world/profiles.py.
+"""
+from __future__ import annotations
+
+from world import profiles
+from world.hub import HALL
+from world.messages import Msg, msg
+
+from .admin_info import utc_time
+from .base import CommandError, Ctx, command
+from .names import find_account
+
+
+@command("finger", "profile", "whois", "профиль", "профіль", "анкета", completes=("player",))
+async def finger(ctx: Ctx) -> None:
+    target = await find_account(ctx, ctx.rest) if ctx.rest else ctx.account
+    if target.title:
+        ctx.reply("profile.header_titled", name=target.name, title=target.title)
+    else:
+        ctx.reply("profile.header", name=target.name)
+    ctx.reply("profile.created", when=utc_time(target.created_at))
+    if ctx.world.is_online(target.id):
+        ctx.reply("profile.online", where=_where_now(ctx, target.id))
+    else:
+        seen = target.last_seen or target.last_login  # last_login: seen before last_seen was kept
+        if seen is None:
+            ctx.reply("profile.seen_never")
+        else:
+            ctx.reply("profile.seen", when=utc_time(seen))
+    records = await profiles.game_records(target.id)
+    if not records:
+        ctx.reply("profile.games_none")
+        return
+    ctx.reply("profile.games_header")
+    for record in records:
+        ctx.reply("profile.game_line", game=msg(f"game.{record.game}"), played=record.played, won=record.won)
+    if len(records) > 1:
+        ctx.reply("profile.games_total", played=sum(r.played for r in records), won=sum(r.won for r in records))
+
+
+def _where_now(ctx: Ctx, account_id: int) -> Msg:
+    """The hall, or the table (and its game) the player sits at or watches: what `who` and
+    `look` show anyone anyway."""
+    table = ctx.world.tables.table_of(account_id) if ctx.world.tables else None
+    if ctx.world.where(account_id) == HALL or table is None:
+        return msg("where.hall")
+    game = msg(f"game.{table.game_name}")
+    if account_id in table.watchers:
+        return msg("profile.watching", number=table.number, game=game)
+    return msg("profile.at_table", number=table.number, game=game)
+
+
+@command("title", "титул")
+async def title(ctx: Ctx) -> None:
+    text = ctx.rest.strip()
+    if not text:
+        current = ctx.account.title
+        if current:
+            ctx.reply("profile.title_current", title=current)
+        else:
+            ctx.reply("profile.title_none", n=profiles.TITLE_LIMIT)
+        return
+    if text in profiles.CLEAR_WORDS:
+        await _store(ctx, None)
+        ctx.reply("profile.title_cleared")
+        return
+    refusal = profiles.title_refusal(text)
+    if refusal is not None:
+        key, params = refusal
+        raise CommandError(key, **params)
+    await _store(ctx, text)
+    ctx.reply("profile.title_set", title=text)
+
+
+async def _store(ctx: Ctx, text: str | None) -> None:
+    await profiles.set_title(ctx.account, text)
+    for session in ctx.world.sessions_of([ctx.account.id]):  # the account's other sessions too
+        account = getattr(session, "account", None)
+        if account is not None and account is not ctx.account:
+            account.title = text
+    live = ctx.world.accounts.get(ctx.account.id)
+    if live is not None and live is not ctx.account:
+        live.title = text
