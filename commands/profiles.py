@@ -15,7 +15,7 @@ from .names import find_account
 
 @command("finger", "profile", "whois", "профиль", "профіль", "анкета", completes=("player",))
 async def finger(ctx: Ctx) -> None:
-    target = await find_account(ctx, ctx.rest) if ctx.rest else ctx.account
+    target = await find_account(ctx, ctx.args[0]) if ctx.args else ctx.account
     if target.title:
         ctx.reply("profile.header_titled", name=target.name, title=target.title)
     else:

@@ -144,6 +144,12 @@ async def test_finger_shows_title_times_place_and_games_over_telnet_and_ssh(serv
     assert abs(datetime.now(timezone.utc) - left) < timedelta(minutes=2)
     await anna.expect(f"Торги: 1 партия, {wins('Boris', 'ru')}")
     assert re.search(r"Boris\s+Учётная запись", anna.text[at:]) and "plays for fun" not in anna.text[at:]
+    # In Ukrainian, with its own plural forms.
+    anna.send_line("мова uk")
+    await anna.expect("Мова: українська")
+    anna.send_line("профіль")
+    await anna.expect(f"Зараз у корчмі: за столом {number} (Торги).")
+    await anna.expect(f"Торги: 1 партія, {'1 перемога' if 'Анна' in winners else '0 перемог'}")
     # Nothing secret: no address (and no hand or bid: tests/test_game_flow.py).
     assert "127.0.0.1" not in anna.text and "127.0.0.1" not in boris.text
     # The visit's end is its own stored moment (not the login's); a stopping server stores it
