@@ -1,15 +1,19 @@
-"""`finger NAME` (`профиль`): who a player is; `title TEXT` (`титул`): the line they show there.
+"""`finger NAME` (`профиль`): who a player is; `title TEXT` (`титул`): the line they show there;
+`untitle NAME` (`снять титул`): a moderator removes a title that should not be shown.
 
 What is shown and how games are counted: world/profiles.py.
 """
 from __future__ import annotations
 
 from world import profiles
+from world.audit import audit
 from world.hub import HALL
 from world.messages import Msg, msg
+from world.models import Account
 
 from .admin_info import utc_time
-from .base import CommandError, Ctx, command
+from .base import ROLE_RANK, CommandError, Ctx, command
+from .hall import check_muted
 from .names import find_account
 
 
@@ -63,23 +67,43 @@ async def title(ctx: Ctx) -> None:
             ctx.reply("profile.title_none", n=profiles.TITLE_LIMIT)
         return
     if text in profiles.CLEAR_WORDS:
-        await _store(ctx, None)
+        await _store(ctx, ctx.account, None)
         ctx.reply("profile.title_cleared")
         return
+    check_muted(ctx)  # a title is public text: no way round a mute
     refusal = profiles.title_refusal(text)
     if refusal is not None:
         key, params = refusal
         raise CommandError(key, **params)
-    await _store(ctx, text)
+    await _store(ctx, ctx.account, text)
     ctx.reply("profile.title_set", title=text)
 
 
-async def _store(ctx: Ctx, text: str | None) -> None:
-    await profiles.set_title(ctx.account, text)
-    for session in ctx.world.sessions_of([ctx.account.id]):  # the account's other sessions too
+@command("untitle", "снять титул", "зняти титул", role="moderator", completes=("player",))
+async def untitle(ctx: Ctx) -> None:
+    """A moderator removes a title that should not be shown (the player may choose another)."""
+    if not ctx.args:
+        raise CommandError("help.usage.untitle")
+    target = await find_account(ctx, ctx.args[0])
+    if target.id != ctx.account.id and ROLE_RANK.get(target.role, 0) >= ROLE_RANK.get(ctx.account.role, 0):
+        raise CommandError("mod.not_above", name=target.name)
+    if not target.title:
+        raise CommandError("profile.untitle_none", name=target.name)
+    old = target.title
+    await _store(ctx, target, None)
+    audit("untitle", by=ctx.account.name, name=target.name, title=old)
+    if target.id != ctx.account.id:
+        ctx.world.deliver(target.id, msg("profile.untitled_you", by=ctx.account.name))
+    ctx.reply("profile.untitled", name=target.name)
+
+
+async def _store(ctx: Ctx, target: Account, text: str | None) -> None:
+    """``target``'s title, stored and seen at once by every live session of the account."""
+    await profiles.set_title(target, text)
+    for session in ctx.world.sessions_of([target.id]):
         account = getattr(session, "account", None)
-        if account is not None and account is not ctx.account:
+        if account is not None and account is not target:
             account.title = text
-    live = ctx.world.accounts.get(ctx.account.id)
-    if live is not None and live is not ctx.account:
+    live = ctx.world.accounts.get(target.id)
+    if live is not None and live is not target:
         live.title = text

@@ -64,7 +64,10 @@ FINISHED_RU = re.compile(r"Игра за столом \d+ окончена(?:: �
 
 
 async def test_finger_shows_title_times_place_and_games_over_telnet_and_ssh(server_factory):
-    srv = server_factory("[games.bids]\nseconds = 30\n[tables]\nbot_delay = 0.05")
+    # The guard opened: Анна types a whole evening's commands in seconds (tests/test_moderation.py
+    # has the flood guard's own tests).
+    srv = server_factory('[accounts]\nadmins = ["Boris"]\n[limits]\ncommands_per_second = 50\ncommand_burst = 50\n'
+                         '[games.bids]\nseconds = 30\n[tables]\nbot_delay = 0.05')
     anna = await log_in(srv.telnet_port, "Анна")
     boris = await connect(srv.ssh_port, "Boris", password="secret1", width=120)
     await boris.expect("Boris")
@@ -125,6 +128,26 @@ async def test_finger_shows_title_times_place_and_games_over_telnet_and_ssh(serv
     boris.send_line("finger Анна")
     await boris.expect(f"Here now: at table {number} (Sealed Bids).")
     await boris.expect(f"Sealed Bids: 1 game, {wins('Анна', 'en')}")
+
+    # A title is public text under moderation: not while muted, and staff may remove one.
+    boris.send_line("mute Анна 5")
+    await anna.expect("Вы лишены слова на 5 минут")
+    anna.send_line("титул болтушка")
+    await anna.expect("Вы лишены слова ещё на")
+    boris.send_line("unmute Анна")
+    await boris.expect("Анна may talk again.")
+    boris.send_line("untitle Анна")
+    await boris.expect("The title of Анна is removed.")
+    await anna.expect("Ваш титул снят модератором: Boris.")
+    anna.send_line("снять титул Boris")  # not staff: not her command
+    await anna.expect("«снять»")
+    anna.send_line("профиль Boris")
+    await anna.expect("Boris — plays for fun")
+    boris.send_line("untitle Анна")
+    await boris.expect("Анна has no title.")
+    anna.send_line("профиль")
+    await anna.expect(re.compile(r"Анна\s+Учётная запись"))
+    assert re.search(r"event=untitle by=Boris name=Анна title=.?любит торги", srv.log()), srv.log()[-2000:]
 
     # Boris leaves: his last visit, with its zone; the title cleared on SSH is gone on telnet.
     boris.send_line("title -")
