@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from world import profiles
 from world.audit import audit
+from world.broken_tables import game_name
 from world.hub import HALL
 from world.messages import Msg, msg
 from world.models import Account
@@ -39,7 +40,7 @@ async def finger(ctx: Ctx) -> None:
         return
     ctx.reply("profile.games_header")
     for record in records:
-        ctx.reply("profile.game_line", game=msg(f"game.{record.game}"), played=record.played, won=record.won)
+        ctx.reply("profile.game_line", game=game_name(record.game), played=record.played, won=record.won)
     if len(records) > 1:
         ctx.reply("profile.games_total", played=sum(r.played for r in records), won=sum(r.won for r in records))
 
