@@ -9,6 +9,7 @@ from . import hall  # noqa: F401
 from . import master  # noqa: F401
 from . import pagelength  # noqa: F401
 from . import password_reset  # noqa: F401
+from . import profiles  # noqa: F401
 from . import social  # noqa: F401
 from . import table  # noqa: F401
 from .games import bids  # noqa: F401

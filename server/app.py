@@ -6,7 +6,7 @@ import logging
 import signal
 from typing import Any, Callable
 
-from world import accounts, db, log_redact, login_guard, login_history, logins, schema
+from world import accounts, db, log_redact, login_guard, login_history, logins, profiles, schema
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
@@ -196,6 +196,9 @@ class App:
         if account is not None and last:
             self.world.aliases.forget(account.id)
         if account is not None and last and not self.world.shutting_down:
+            with best_effort("the last visit of %s", account.name):  # for `finger` (world/profiles.py)
+                await profiles.record_left(account)
+        if account is not None and last and not self.world.shutting_down:
             self.world.broadcast("hall", msg("hall.leaves", name=account.name))
             assert self.world.tables is not None
             self.world.tables.on_logout(account)
@@ -232,6 +235,8 @@ class App:
         if self.world.tables:
             await self.world.tables.stop()  # runners finish their current action and write
         await self.world.inbox_spool.close()
+        with best_effort("the last visit of those online"):  # their sessions end now (`finger`)
+            await profiles.record_left_all(list(self.world.accounts.values()))
         for session in list(self.world.sessions):
             try:
                 await session.close()

@@ -24,6 +24,11 @@ class Account(Model):
     created_at = fields.DatetimeField(auto_now_add=True)
     last_login = fields.DatetimeField(null=True)
     muted_until = fields.DatetimeField(null=True)
+    # `title TEXT`: the short description `finger` shows (world/profiles.py); None: none set.
+    title = fields.CharField(max_length=160, null=True)
+    # When the last session of the account ended (`finger` of someone offline); None: not since
+    # this column came (last_login stands in).
+    last_seen = fields.DatetimeField(null=True)
 
     class Meta:
         table = "account"
