@@ -19,7 +19,7 @@ from games.coup import GAME as COUP
 from games.revolution import GAME as REVOLUTION
 from tests.ssh_client import connect
 from tests.telnet_client import log_in
-from tests.wire import open_table, set_lang
+from tests.wire import open_table, person
 
 # What Анна reads, in her language (ru over telnet, uk over SSH).
 ANNA = {
@@ -36,25 +36,15 @@ ANNA = {
 }
 
 
-async def _person(server: Any, door: str, name: str, lang: str) -> Any:
-    if door == "telnet":
-        client = await log_in(server.telnet_port, name, naws=(200, 50))
-    else:
-        client = await connect(server.ssh_port, name, password="secret1", width=200)
-        await client.expect(name)
-    await set_lang(client, lang)
-    return client
-
-
 async def three_at_coup(server: Any, door: str, options: str) -> tuple[Any, Any, Any]:
     """(vera, boris, anna), seated in that order, the game started: Vera to move."""
     other = "ssh" if door == "telnet" else "telnet"
-    vera = await _person(server, "telnet", "Vera", "ru")
+    vera = await person(server, "telnet", "Vera", "ru")
     number = await open_table(vera, f"открыть переворот seats=3 first=1 {options}")
-    boris = await _person(server, other, "Boris", "en")
+    boris = await person(server, other, "Boris", "en")
     boris.send_line(f"join {number}")
     await boris.expect("You sit down")
-    anna = await _person(server, door, "Анна", "ru" if door == "telnet" else "uk")
+    anna = await person(server, door, "Анна", "ru" if door == "telnet" else "uk")
     anna.send_line(f"join {number}")
     await anna.expect(re.compile("Вы садитесь|Ви сідаєте"))
     anna.mark_here()
@@ -233,7 +223,7 @@ async def test_whispers_timed_out_move_reads_as_a_timeout(server_factory):
     """«Шептуны» over SSH, in English: Анна lets her turn run out; the table reads the move the
     clock made as a timeout, and only the bot that then plays for her makes moves in her name."""
     srv = server_factory("[tables]\nafk_timeouts = 1\nbot_delay = 0.05")
-    anna = await _person(srv, "ssh", "Анна", "en")
+    anna = await person(srv, "ssh", "Анна", "en")
     await open_table(anna, "open whispers turn=10 seats=3")
     anna.send_line("bots 2")
     await anna.expect("sit down: 2 bots")

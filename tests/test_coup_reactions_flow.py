@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from tests.test_acceptance_fixes_flow import _person, after
-from tests.wire import open_table
+from tests.test_acceptance_fixes_flow import after
+from tests.wire import open_table, person
 
 ROLES_EN = "Duke|Assassin|Captain|Ambassador|Contessa"
 
@@ -22,11 +22,11 @@ ROLES_EN = "Duke|Assassin|Captain|Ambassador|Contessa"
 @pytest.mark.parametrize("door", ["telnet", "ssh"])
 async def test_the_next_blocker_goes_public_and_the_unused_one_is_told(server, door):
     other = "ssh" if door == "telnet" else "telnet"
-    anna = await _person(server, "telnet", "Анна", "ru")
+    anna = await person(server, "telnet", "Анна", "ru")
     number = await open_table(anna, "открыть переворот seats=4 first=1 turn=300 reaction=300")
-    boris = await _person(server, other, "Boris", "en")
-    vera = await _person(server, door, "Vera", "en")
-    gosha = await _person(server, door, "Гоша", "ru")
+    boris = await person(server, other, "Boris", "en")
+    vera = await person(server, door, "Vera", "en")
+    gosha = await person(server, door, "Гоша", "ru")
     for client, seated in ((boris, "You sit down"), (vera, "You sit down"), (gosha, "Вы садитесь")):
         client.send_line(f"join {number}")  # one at a time: seats go in the order of joining
         await client.expect(seated)

@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_acceptance_fixes_flow import MAFIA_CONFIG, _person, after
-from tests.wire import open_table
+from tests.test_acceptance_fixes_flow import MAFIA_CONFIG, after
+from tests.wire import open_table, person
 
 
 @pytest.mark.parametrize("door", ["telnet", "ssh"])
 async def test_a_fractional_tally_and_custom_names_in_a_readers_order(server_factory, door):
     srv = server_factory(MAFIA_CONFIG)
-    anna = await _person(srv, "telnet", "Анна", "ru")
-    boris = await _person(srv, door, "Boris", "en")
-    others = {name: await _person(srv, "telnet", name, "ru") for name in ("Вера", "Гоша", "Дина")}
+    anna = await person(srv, "telnet", "Анна", "ru")
+    boris = await person(srv, door, "Boris", "en")
+    others = {name: await person(srv, "telnet", name, "ru") for name in ("Вера", "Гоша", "Дина")}
     number = await open_table(anna, "открыть мафия seats=5 night=10m day=10m ruleset=A")
     boris.send_line(f"join {number}")
     await boris.expect("You sit down")

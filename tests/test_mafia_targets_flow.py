@@ -10,15 +10,15 @@ import re
 
 import pytest
 
-from tests.test_acceptance_fixes_flow import MAFIA_CONFIG, _person
-from tests.wire import open_table
+from tests.test_acceptance_fixes_flow import MAFIA_CONFIG
+from tests.wire import open_table, person
 
 
 @pytest.mark.parametrize("door", ["telnet", "ssh"])
 async def test_bloodbath_keeps_off_the_sociopath_and_the_sawnoff_answers_it_on_the_boss(server_factory, door):
     names = ("Анна", "Вера", "Гоша", "Дина", "Ефим")
     srv = server_factory(MAFIA_CONFIG)
-    people = {name: await _person(srv, door, name, "ru") for name in names}
+    people = {name: await person(srv, door, name, "ru") for name in names}
     host = people["Анна"]
     number = await open_table(host, "открыть мафия seats=5 night=10m day=10m")
     for name in names[1:]:
