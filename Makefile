@@ -1,6 +1,8 @@
 # Two commands: `make run` (set up and start the server) and `make test` (the whole suite).
-# The suite runs on two workers (pytest-xdist), a test file per worker at a time: every test starts
-# its own server on free ports with its own data folder, so files do not share anything.
+# The suite runs on three workers (pytest-xdist) on CI's two cores, a test file per worker at a
+# time: every test starts its own server on free ports with its own data folder, so files do not
+# share anything. Most wire tests wait on the network and on game clocks rather than compute (a
+# two-worker run kept the cores 75% busy), so a third worker fills the waits.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -25,7 +27,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(MAKE) -s precompile
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --no-loadscope-reorder
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 3 --dist loadfile --no-loadscope-reorder
 
 # Bytecode and parsed catalogs, written once, so the hundreds of servers the suite starts do not
 # each compile every module and parse every catalog again (even where PYTHONDONTWRITEBYTECODE is set).

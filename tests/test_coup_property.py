@@ -40,6 +40,11 @@ from operator import itemgetter
 
 from games.base import MASTER, SPECTATOR, Audience, Outcome
 from games.coup import GAME, bot
+import pytest
+
+# Thousands of games: minutes of CPU, longer while other test files share the two cores; the
+# suite's 180 s limit is for hangs, and these would trip it only by sharing the machine.
+pytestmark = pytest.mark.timeout(600)
 
 GAMES = 10_000
 MAX_STEPS = 6_000  # a game of 8 bots takes about 500 actions

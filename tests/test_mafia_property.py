@@ -27,6 +27,11 @@ import traceback
 
 from games.base import MASTER, SPECTATOR
 from games.mafia import GAME, bot
+import pytest
+
+# Thousands of games: minutes of CPU, longer while other test files share the two cores; the
+# suite's 180 s limit is for hangs, and these would trip it only by sharing the machine.
+pytestmark = pytest.mark.timeout(600)
 
 GAMES = 1_000
 VERSIONS = ("C", "A", "B")  # the ruleset of seed n: VERSIONS[n % 3]

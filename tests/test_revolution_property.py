@@ -26,6 +26,11 @@ from collections import Counter
 
 from games.revolution import GAME, bot
 from games.revolution import deck as D
+import pytest
+
+# Thousands of games: minutes of CPU, longer while other test files share the two cores; the
+# suite's 180 s limit is for hangs, and these would trip it only by sharing the machine.
+pytestmark = pytest.mark.timeout(600)
 
 GAMES = 2_000
 MAX_STEPS = 20_000

@@ -37,6 +37,11 @@ from collections import Counter
 from games.base import MASTER, SPECTATOR, Audience, Outcome
 from games.whispers import GAME, bot
 from games.whispers import engine as E
+import pytest
+
+# Thousands of games: minutes of CPU, longer while other test files share the two cores; the
+# suite's 180 s limit is for hangs, and these would trip it only by sharing the machine.
+pytestmark = pytest.mark.timeout(600)
 
 GAMES = 5_000
 MAX_STEPS = 20_000
