@@ -199,7 +199,6 @@ async def test_whispers_reveal_every_role_card(server_factory):
     await anna.expect("Вы выходите из-за стола")
     boris.send_line("leave")
     await boris.expect("You leave table")
-    left_at = len(eyes.gmcp_messages)
     blocks = {"ru": await block_of(anna, 120), "en": await block_of(boris, 10), "uk": await block_of(guest, 10)}
     payload = check_gmcp_order(anna, payload_key(anna, "whispers."))
     seats = payload["reveal"]["seats"]
