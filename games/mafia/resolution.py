@@ -15,7 +15,7 @@ from . import versions as V
 from .abilities import abilities, _can_act
 from .night import AFTER_STEP, ANY_TIME, DAMAGE_HOOKS, _die, HANDLERS, _jail, _Night, PIPELINE, tell_blocked
 from .state import _add, EVERYONE, _grow, MafiaState, _phase_event
-from .roles import Ability, LAW, LIFE, MAFIA
+from .roles import Ability, LAW, MAFIA
 
 
 def _effective(s: MafiaState, n: _Night) -> set[int]:
@@ -190,7 +190,7 @@ def _finish_phase(s: MafiaState, n: _Night, before_hp: list[int], before_status:
         s.knowledge[x] = [k for k in s.knowledge[x] if k["index"] != s.index]
     changed = bool(died) or before_hp != s.hp or before_status != _statuses(s) or any(
         s.alive[x] and s.roles[x] == "genius" for x in range(s.players))
-    s.quiet = Q.next_quiet(s, changed, LIFE, P.pending(s))
+    s.quiet = Q.next_quiet(s, changed)
     for x in range(s.players):
         s.orders[x] = {}
         s.ready[x] = False

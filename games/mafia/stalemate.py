@@ -15,18 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import public_roles as P
+from .roles import LIFE
+
 STALEMATE_PHASES = 4  # two full night+day cycles without change (4.6 #13)
 RULES_REVISIONS = (1, 2)
 RULES_REV = 2  # what a table starting today pins; 1: extra votes counted as a pending effect
 
 
-def timed_effects_pending(s: Any, life: int, public_pending: bool) -> bool:
+def timed_effects_pending(s: Any) -> bool:
     """Something scheduled that will change the game by itself (extra votes aside)."""
-    return any(s.alive[x] and s.jail[x] is not None and s.index < s.jail[x] < life for x in range(s.players)) \
+    return any(s.alive[x] and s.jail[x] is not None and s.index < s.jail[x] < LIFE for x in range(s.players)) \
         or any(r is not None and r > s.index for r in s.revolver) \
         or any(k > s.index for b in s.banned for k in b) \
         or any(m is not None and m > s.index for m in s.misere) \
-        or public_pending
+        or P.pending(s)
 
 
 def votes_waiting(s: Any) -> bool:
@@ -34,9 +37,9 @@ def votes_waiting(s: Any) -> bool:
     return any(d > s.index for d in s.extra_votes)
 
 
-def next_quiet(s: Any, changed: bool, life: int, public_pending: bool) -> int:
+def next_quiet(s: Any, changed: bool) -> int:
     """The stalemate counter after this phase."""
-    if changed or timed_effects_pending(s, life, public_pending):
+    if changed or timed_effects_pending(s):
         return 0
     if votes_waiting(s):
         return 0 if s.rules_rev < 2 else s.quiet
