@@ -95,7 +95,7 @@ class KbdintLogin:
             return self._twice()
         if self.stage == "new":
             outcome = await app.logins.create(name, server.address, first,
-                                              app.config.server["default_language"], None)
+                                              app.config.server["default_language"], None, door="ssh")
         else:
             assert self.reset is not None and self.reset.account is not None and self.reset.reset_id is not None
             outcome = await app.logins.finish_reset(self.reset.account, self.reset.reset_id, server.address,

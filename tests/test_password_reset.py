@@ -166,6 +166,8 @@ async def test_password_reset_end_to_end_over_telnet_and_ssh(server_factory):
         assert code not in log and code.replace("-", " ") not in log and code.upper() not in log
     for secret in ("newpass1", "newpass2", "verapass1", "verapass2", "verapass3", "verapass4", "oldpass1"):
         assert secret not in log
+    # The account made over SSH keyboard-interactive names its door in the audit trail.
+    assert re.search(r"event=account_created door=ssh address=\S+ name=Вера", log), log[-3000:]
     # Audited when issued (five codes) and when used (three times), with no code in the fields.
     assert len([line for line in log.splitlines() if re.search(r"\bpassword_reset\b", line)]) == 8, log[-3000:]
 
