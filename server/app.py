@@ -34,7 +34,8 @@ class App:
         self.throttle, self.checks = login_guard.from_config(acc)
         self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
                                                 float(acc["new_accounts_window"]), acc["new_accounts_exempt"])
-        self.logins = logins.Logins(self.throttle, self.checks, self.creations, acc["admins"])
+        self.logins = logins.Logins(self.throttle, self.checks, self.creations, acc["admins"],
+                                    meters=lambda: self.world.meters)
         limits = config.section("limits")
         self.connections = ConnectionLimit(int(limits["connections_per_address"]), limits["connections_exempt"])
         self.accept_trouble = listener.AcceptTrouble()
@@ -143,8 +144,7 @@ class App:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
-            self.world.meters.login_refused(session.kind, "login.banned")
-            self.logins.failed.record(session.kind, session.address, account.name, "banned")
+            self.logins.refused_login(session.kind, session.address, account.name, "login.banned")
             await session.close(ban_notice(ban))
             return
         self.world.meters.login(session.kind)
