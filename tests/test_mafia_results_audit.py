@@ -1,0 +1,120 @@
+"""Forum Mafia, issue 15 audit (results for their own seat), the rows and scenarios the first
+table (tests/test_mafia_results.py) leaves out: every version-A result with nothing else
+happening ("none"); Лечение, which reads its user's own personas, against Срыв on the healer and
+on another seat; a Расследование of the Маньяк (his persona is picked: A Двойная жизнь whispers
+it); and version B, where the Маньяк is told of each of his personas really drawn by every
+drawing ability (Мозговой центр, В свои руки, Осведомители, Репортаж), and of none by a blocked
+order. Pure engine positions, a few milliseconds each."""
+from __future__ import annotations
+
+import pytest
+
+from tests.test_mafia_engine import keys, order, to, touch
+from tests.test_mafia_results import (CASES, JOKER, LAST, MANIAC, REAL, ROWS, SEATS, TRAITOR, drawn_from_maniac,
+                                      result, results_position)
+from tests.test_mafia_versions import finish, game
+
+# ------------------------------------------------------------------ version A: nothing else happens
+
+
+@pytest.mark.parametrize("row", sorted({row for row, _ in CASES}))
+def test_every_result_is_the_real_one_when_nothing_else_happens(row):
+    """The baseline of the table: no Срыв, no block, the Джокер alive and untouched."""
+    s = results_position(row, "none")
+    events = finish(s)
+    assert result(row, s, events) == REAL[row]
+    probed = [e.params["persona"] for e in keys(to(events, MANIAC), "mafia.probed")]
+    assert probed == drawn_from_maniac(row, REAL[row])
+
+
+# ------------------------------------------------------------------ version A: Лечение, Расследование of the Маньяк
+
+HEALER = 1  # the Киллер: Killer(12), 1 HP (in Hospital); A reads "own" personas: 12 >= 10
+A_SCENARIOS = ("none", "disrupted", "blocked", "last_order_hit", "joker_hit")
+
+
+def healing_position(scenario: str):
+    s = results_position("autopsy", "none" if scenario in ("disrupted", "blocked") else scenario)
+    s.orders = [{} for _ in SEATS]  # the shared position, without the Криминалист's Аутопсия
+    s.hp[HEALER] = 1
+    touch(s)
+    order(s, HEALER, "healing")
+    if scenario == "disrupted":
+        order(s, TRAITOR, "sabotage_investigation", HEALER)
+    elif scenario == "blocked":
+        order(s, 0, "interrogation", HEALER)
+    elif scenario == "last_order_hit":
+        order(s, TRAITOR, "sabotage_investigation", LAST)
+        order(s, LAST, "own_hands", 0)
+    elif scenario == "joker_hit":
+        order(s, TRAITOR, "sabotage_investigation", JOKER)
+    return s
+
+
+@pytest.mark.parametrize("scenario", A_SCENARIOS)
+def test_healing_reads_its_own_personas_whatever_the_sabotage_hits(scenario):
+    """Лечение has no target: «как если бы у их цели была только одна Личина» does not reach the
+    healer's own count (Срыв расследования spoils results of probes), so it heals under Срыв on
+    him or on anyone else; a block voids it (it is not Б)."""
+    s = healing_position(scenario)
+    assert s.alive[HEALER] and s.hp[HEALER] == 1
+    finish(s)
+    assert s.hp[HEALER] == (1 if scenario == "blocked" else 2)
+
+
+@pytest.mark.parametrize("scenario", A_SCENARIOS)
+def test_an_investigation_of_the_maniac_whispers_him_the_persona_it_picked(scenario):
+    """Расследование picks the target's most numerous persona; of the A Маньяк (Двойная жизнь)
+    that pick is whispered to him, unless the Сыщик saw only Аноним(1) under Срыв or was blocked."""
+    s = results_position("investigation", "none" if scenario == "disrupted" else scenario)
+    detective = ROWS["investigation"][0]
+    s.orders[detective] = {}
+    touch(s)
+    order(s, detective, "investigation", MANIAC)
+    if scenario == "disrupted":
+        order(s, TRAITOR, "sabotage_investigation", detective)
+    events = finish(s)
+    told = [e.params for e in keys(to(events, detective), "mafia.investigation")]
+    assert told == ([] if scenario == "blocked" else
+                    [{"seat": detective, "ability": "investigation", "target_seat": MANIAC, "mafia": False}])
+    probed = [e.params["persona"] for e in keys(to(events, MANIAC), "mafia.probed")]
+    assert probed == ([] if scenario in ("disrupted", "blocked") else ["maniac"])
+
+
+# ------------------------------------------------------------------ version B: the Маньяк told of each real draw
+
+B_SEATS = ["boss", "killer", "agent", "officer", "forensic", "policeman", "vigilante", "civilian", "maniac", "genius"]
+B_MANIAC, B_JOURNALIST = 8, 7
+# ability: (seat, draws of the Маньяк it makes)
+B_ROWS = {"mastermind": (0, 2), "own_hands": (7, 2), "informants": (6, 1), "reportage": (B_JOURNALIST, 1)}
+
+
+def b_position(row: str, scenario: str):
+    seat, _ = B_ROWS[row]
+    public = ["Журналист" if x == B_JOURNALIST else f"p{x}" for x in range(len(B_SEATS))]
+    s = game("B", B_SEATS, index=3, public=public)
+    if row == "reportage":
+        order(s, B_JOURNALIST, "reportage", B_MANIAC)
+    finish(s)  # day 2: night 3 begins
+    assert s.index == 4 and s.personas[B_MANIAC] == {"maniac": 1}
+    if row != "reportage":
+        order(s, seat, row, B_MANIAC)
+    if scenario == "blocked":
+        order(s, 5 if seat == 0 else 0, "interrogation", seat)
+    return s
+
+
+@pytest.mark.parametrize("scenario", ("none", "blocked"))
+@pytest.mark.parametrize("row", sorted(B_ROWS))
+def test_the_b_maniac_is_told_of_each_of_his_personas_really_drawn(row, scenario):
+    """B Двойная жизнь: «Всякий раз, как чья-то способность узнаёт его Личину» he learns which;
+    each draw of every drawing ability, the Журналист's (a day order) even when he is blocked
+    that night, a blocked night order's none."""
+    seat, draws = B_ROWS[row]
+    s = b_position(row, scenario)
+    events = finish(s)
+    works = scenario == "none" or row == "reportage"
+    got = [e.params["personas"] for e in keys(to(events, seat), "mafia.personas") if e.params["ability"] == row]
+    assert got == ([["maniac"] * draws] if works else [])
+    probed = [e.params["persona"] for e in keys(to(events, B_MANIAC), "mafia.probed")]
+    assert probed == (["maniac"] * draws if works else [])
