@@ -118,3 +118,24 @@ def test_the_b_maniac_is_told_of_each_of_his_personas_really_drawn(row, scenario
     assert got == ([["maniac"] * draws] if works else [])
     probed = [e.params["persona"] for e in keys(to(events, B_MANIAC), "mafia.probed")]
     assert probed == (["maniac"] * draws if works else [])
+
+
+# ------------------------------------------------------------------ a custom name typed with е for ё
+
+async def test_a_custom_public_role_is_found_with_e_typed_for_yo(monkeypatch):
+    """Russian readers fold ё like е, and so do players typing: «баня елка босс» is Кровавая баня
+    on the seat signed up as «Ёлка», «пистолет елка» shoots it (as «Ёлка» sorts like «Елка»);
+    a name written with е is still told from one written with ё when both are at the table."""
+    from commands.games.mafia_parse import _public_name
+    from tests.test_mafia_commands import FakeTable, Typist
+    from tests.test_mafia_engine import game as c_game
+
+    s = c_game(["boss", "killer", "officer", "civilian", "maniac"], 2, public=["Ёлка", "Жаба", "p2", "p3", "p4"])
+    typist = Typist(monkeypatch, FakeTable(s, ["Анна", "Борис", "Вера", "Гоша", "Дина"]))
+    (sent,) = await typist.type(4, "ночь баня елка босс")
+    assert (sent["ability"], sent["public"], sent["role"]) == ("bloodbath", "Ёлка", "boss")
+    (sent,) = await typist.type(1, "ночь пистолет елка")
+    assert (sent["ability"], sent["target"]) == ("pistol", 0)
+    (sent,) = await typist.type(1, "ночь пистолет ЁЛК")  # a start, in any case
+    assert sent["target"] == 0
+    assert _public_name("елка", ["Елка", "Ёлка"]) == "Елка" and _public_name("ёлка", ["Елка", "Ёлка"]) == "Ёлка"
