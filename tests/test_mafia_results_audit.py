@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from games.mafia import GAME
 from tests.test_mafia_engine import keys, order, to, touch
 from tests.test_mafia_results import (CASES, JOKER, LAST, MANIAC, REAL, ROWS, SEATS, TRAITOR, drawn_from_maniac,
                                       result, results_position)
@@ -139,3 +140,83 @@ async def test_a_custom_public_role_is_found_with_e_typed_for_yo(monkeypatch):
     (sent,) = await typist.type(1, "ночь пистолет ЁЛК")  # a start, in any case
     assert sent["target"] == 0
     assert _public_name("елка", ["Елка", "Ёлка"]) == "Елка" and _public_name("ёлка", ["Елка", "Ёлка"]) == "Ёлка"
+
+
+# ------------------------------------------------------------------ who is told «ваши заявки не сработали»
+
+# Version A, seat 1 (the Киллер) is the one a block aims at; seat 0 (Босс) and 7 (Полицейский)
+# have Допрос, 10 (Злой Гений) Зомбирование, 5 is the Патрульный (Задержание, by day).
+BLOCK_SEATS = ["boss", "killer", "agent", "traitor", "officer", "forensic", "detective", "policeman", "vigilante",
+               "civilian", "genius", "maniac", "joker"]
+HOLDER, VICTIM, PATROLMAN = 1, 6, 5
+NIGHT_BLOCKS = {"boss": (0, "interrogation"), "policeman": (7, "interrogation"), "genius": (10, "zombify")}
+# holder: (what the seat ordered, the public role, a Мизер in force tonight)
+HOLDERS = {"plain": ("pistol", None, False), "only_b": ("mail", None, False), "idle": (None, None, False),
+           "berserk": ("pistol", "Берсерк", False), "misere": ("pistol", None, True)}
+NIGHT_NOTICE = {"plain": ["mafia.blocked"], "only_b": ["mafia.blocked_some"], "idle": ["mafia.blocked_idle"],
+                "berserk": [], "misere": []}
+
+
+def block_position(holder: str, index: int):
+    what, public, misere = HOLDERS[holder]
+    names = [f"p{x}" for x in range(len(BLOCK_SEATS))]
+    names[PATROLMAN] = "Патрульный"
+    if public:
+        names[HOLDER] = public
+    s = game("A", BLOCK_SEATS, index=index, public=names)
+    if misere:  # played last night: works tonight (never by day)
+        s.misere[HOLDER] = index if index % 2 == 0 else index + 1
+    touch(s)
+    if what == "mail":
+        GAME.apply(s, HOLDER, {"type": "mail", "target": VICTIM, "text": "привет"})
+    elif what == "pistol" and index % 2 == 0:
+        order(s, HOLDER, "pistol", VICTIM)
+    elif what == "pistol":
+        GAME.apply(s, HOLDER, {"type": "vote", "target": VICTIM})
+    return s
+
+
+@pytest.mark.parametrize("holder", sorted(HOLDERS))
+@pytest.mark.parametrize("source", sorted(NIGHT_BLOCKS))
+def test_a_night_block_notice_is_true_of_the_seat_it_reaches(source, holder):
+    """Допрос (Босс, Полицейский) and Зомбирование: «ваши заявки не сработали» only to a seat whose
+    orders failed; Б orders that worked are named; a seat with no orders learns only of the
+    block; the Берсерк (Ярость) and a Мизер holder are not blocked at all, and their orders work."""
+    s = block_position(holder, 2)
+    blocker, ability = NIGHT_BLOCKS[source]
+    order(s, blocker, ability, HOLDER)
+    events = finish(s)
+    told = [e.key for e in to(events, HOLDER) if e.key.startswith("mafia.blocked")]
+    assert told == NIGHT_NOTICE[holder]
+    if HOLDERS[holder][0] == "pistol":
+        assert s.hp[VICTIM] == (2 if holder == "plain" else 1)
+    if holder == "only_b":
+        (some,) = keys(to(events, HOLDER), "mafia.blocked_some")
+        assert some.params["abilities"] == ["mail"] and keys(to(events, VICTIM), "mafia.mail")
+
+
+@pytest.mark.parametrize("holder", sorted(set(HOLDERS) - {"only_b"}))
+def test_a_day_block_notice_is_true_of_the_seat_it_reaches(holder):
+    """Задержание by day: «днём» and only where the day's orders failed; the Берсерк is not
+    blocked; a Мизер (a night card) does not shield its holder by day."""
+    s = block_position(holder, 3)
+    order(s, PATROLMAN, "detention", HOLDER)
+    events = finish(s)
+    told = [e.key for e in to(events, HOLDER) if e.key.startswith("mafia.blocked")]
+    expected = {"plain": ["mafia.blocked_day"], "misere": ["mafia.blocked_day"], "idle": ["mafia.blocked_idle"],
+                "berserk": []}[holder]
+    assert told == expected
+
+
+def test_mail_given_as_an_order_needs_its_text_like_the_mail_action():
+    """Found by this audit: {"type": "order", "ability": "mail"} was taken without its text (it
+    was dropped even when given) and the night's resolution then failed on the missing text."""
+    from games.base import RuleError
+
+    s = game("A", BLOCK_SEATS, index=2)
+    with pytest.raises(RuleError) as refused:
+        order(s, HOLDER, "mail", VICTIM)
+    assert refused.value.key == "mafia.error.bad_arg" and "mail" not in s.orders[HOLDER]
+    order(s, HOLDER, "mail", VICTIM, text="привет")
+    (got,) = keys(to(finish(s), VICTIM), "mafia.mail")
+    assert got.params["text"] == "привет"
