@@ -34,22 +34,26 @@ HEALER = 1  # the Киллер: Killer(12), 1 HP (in Hospital); A reads "own" pe
 A_SCENARIOS = ("none", "disrupted", "blocked", "last_order_hit", "joker_hit")
 
 
-def healing_position(scenario: str):
-    s = results_position("autopsy", "none" if scenario in ("disrupted", "blocked") else scenario)
-    s.orders = [{} for _ in SEATS]  # the shared position, without the Криминалист's Аутопсия
-    s.hp[HEALER] = 1
+def own_order_position(scenario: str):
+    """The first table's night-3 position without its orders (the Джокер dead for
+    "last_order_hit"), for an order of the test's own; then ``add_scenario``."""
+    s = results_position("autopsy", "last_order_hit" if scenario == "last_order_hit" else "none")
+    s.orders = [{} for _ in SEATS]
     touch(s)
-    order(s, HEALER, "healing")
+    return s
+
+
+def add_scenario(s, scenario: str, seat: int) -> None:
+    """The other orders of a scenario of the first table, aimed at ``seat``'s order."""
     if scenario == "disrupted":
-        order(s, TRAITOR, "sabotage_investigation", HEALER)
+        order(s, TRAITOR, "sabotage_investigation", seat)
     elif scenario == "blocked":
-        order(s, 0, "interrogation", HEALER)
+        order(s, 0, "interrogation", seat)
     elif scenario == "last_order_hit":
         order(s, TRAITOR, "sabotage_investigation", LAST)
         order(s, LAST, "own_hands", 0)
     elif scenario == "joker_hit":
         order(s, TRAITOR, "sabotage_investigation", JOKER)
-    return s
 
 
 @pytest.mark.parametrize("scenario", A_SCENARIOS)
@@ -57,8 +61,11 @@ def test_healing_reads_its_own_personas_whatever_the_sabotage_hits(scenario):
     """Лечение has no target: «как если бы у их цели была только одна Личина» does not reach the
     healer's own count (Срыв расследования spoils results of probes), so it heals under Срыв on
     him or on anyone else; a block voids it (it is not Б)."""
-    s = healing_position(scenario)
-    assert s.alive[HEALER] and s.hp[HEALER] == 1
+    s = own_order_position(scenario)
+    s.hp[HEALER] = 1
+    touch(s)
+    order(s, HEALER, "healing")
+    add_scenario(s, scenario, HEALER)
     finish(s)
     assert s.hp[HEALER] == (1 if scenario == "blocked" else 2)
 
@@ -220,3 +227,17 @@ def test_mail_given_as_an_order_needs_its_text_like_the_mail_action():
     order(s, HOLDER, "mail", VICTIM, text="привет")
     (got,) = keys(to(finish(s), VICTIM), "mafia.mail")
     assert got.params["text"] == "привет"
+
+
+@pytest.mark.parametrize("scenario", A_SCENARIOS)
+def test_a_jury_reads_the_role_whatever_the_sabotage_hits(scenario):
+    """Суд присяжных (A: 1 secret vote, the Гражданский not told) reads the secret role, not
+    personas: Срыв on him or on another seat changes nothing; a block voids it."""
+    juror = 6
+    s = own_order_position(scenario)
+    order(s, juror, "jury", 0, role="boss")
+    add_scenario(s, scenario, juror)
+    day = s.index + 1
+    events = finish(s)
+    assert s.extra_votes.get(day, {}).get(0) == (None if scenario == "blocked" else 1)
+    assert not keys(to(events, juror), "mafia.guess")
