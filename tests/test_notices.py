@@ -227,6 +227,13 @@ async def test_board_paging_replies_deletes_ignore_and_limits_over_telnet_and_ss
     await boris.expect("There is no note #8 on the board.")
     anna.send_line("доска")
     await anna.expect("всего 5 записок")
+
+    # A note is cleaned like all player text: no bidi override, no invisible characters.
+    mod.send_line("дошка написати Мафія\u202e сьогодні\u200b  о 21:00")
+    await mod.expect("Записка #11 на дошці.")
+    anna.send_line("доска читать 11")
+    await anna.expect(re.compile(r"#11 Мод.*\(\d\d\.\d\d \d\d:\d\d UTC\): Мафія сьогодні о 21:00\r?\n", re.S))
+    assert "\u202e" not in anna.text and "\u200b" not in anna.text
     for client in (anna, boris, mod, admin):
         await client.close()
     log = srv.log()
