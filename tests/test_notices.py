@@ -214,6 +214,14 @@ async def test_board_paging_replies_deletes_ignore_and_limits_over_telnet_and_ss
     anna.send_line("слушать Boris")
     await anna.expect("Вы снова слышите")
 
+    # Away, Boris hears at his next login of the replies that came to his notes meanwhile.
+    await boris.close()
+    await mod.expect("Boris виходить із корчми.")  # his last visit is recorded by then
+    mod.send_line("дошка відповісти 5 Прийду")
+    await mod.expect("Ваша відповідь #11 на записку #5 на дошці.")
+    boris = await person(srv, "ssh", "Boris")
+    await boris.expect("There is 1 new reply to your notes: board.")
+
     # Deleting: one's own; not another's; a moderator anyone's (audited, the author told).
     anna.send_line("доска удалить 7")
     await anna.expect("Запись #7 — не ваша")
@@ -230,9 +238,9 @@ async def test_board_paging_replies_deletes_ignore_and_limits_over_telnet_and_ss
 
     # A note is cleaned like all player text: no bidi override, no invisible characters.
     mod.send_line("дошка написати Мафія\u202e сьогодні\u200b  о 21:00")
-    await mod.expect("Записка #11 на дошці.")
-    anna.send_line("доска читать 11")
-    await anna.expect(re.compile(r"#11 Мод.*\(\d\d\.\d\d \d\d:\d\d UTC\): Мафія сьогодні о 21:00\r?\n", re.S))
+    await mod.expect("Записка #12 на дошці.")
+    anna.send_line("доска читать 12")
+    await anna.expect(re.compile(r"#12 Мод.*\(\d\d\.\d\d \d\d:\d\d UTC\): Мафія сьогодні о 21:00\r?\n", re.S))
     assert "\u202e" not in anna.text and "\u200b" not in anna.text
     for client in (anna, boris, mod, admin):
         await client.close()

@@ -9,12 +9,15 @@
   and the flood guard: at most ``posts_per_window`` notes and replies from one account in
   ``post_window`` seconds. The guard counts in memory (a restart forgets it), as the command
   flood guard does.
+- A reply reaches the note's author at once if online; one who was away reads at login how many
+  replies came to their notes since their last visit.
 """
 from __future__ import annotations
 
 import time
 from collections import Counter, deque
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Iterable
 
 from .models import Account, BoardNote
@@ -118,6 +121,15 @@ async def thread(note: BoardNote, ignored: Iterable[int] = ()) -> Thread:
     return Thread(top, list(replies))
 
 
+async def replies_since(account_id: int, since: datetime | None, ignored: Iterable[int] = ()) -> int:
+    """Replies others posted to ``account_id``'s notes after ``since`` (its last visit) that it
+    sees; 0 without a last visit."""
+    if since is None:
+        return 0
+    query = BoardNote.filter(parent__author_id=account_id, created_at__gt=since).exclude(author_id=account_id)
+    return await _visible(query, ignored).count()
+
+
 async def delete(note: BoardNote) -> int:
     """Delete a note (with its replies) or a reply; how many replies went with it."""
     replies = await BoardNote.filter(parent_id=note.id).count()
@@ -126,4 +138,4 @@ async def delete(note: BoardNote) -> int:
 
 
 __all__ = ["PREVIEW", "Limits", "Listed", "Thread", "preview", "FloodGuard", "post", "page", "find",
-           "thread", "delete"]
+           "thread", "replies_since", "delete"]
