@@ -7,6 +7,7 @@ import signal
 from typing import Any, Callable
 
 from world import accounts, db, log_redact, login_guard, login_history, logins, profiles, schema
+from world import notices
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
@@ -166,9 +167,9 @@ class App:
         with best_effort("the aliases of %s", account.name):  # typing works without them
             await self.world.aliases.load(account.id)
         session.send("login.welcome", name=account.name)
-        motd = str(self.config.server.get("motd", "")).strip()
-        if motd:  # the host's own text, in whatever language they wrote it
-            session.send("login.motd", text=motd)
+        with best_effort("the notices of %s", account.name):  # the motd, unread news (world/notices.py)
+            for line in await notices.at_login(self.world, account, str(self.config.server.get("motd", ""))):
+                session.send_msg(line)
         await self.show_missed(session, account)
         if first:
             self.world.broadcast(self.world.where(account.id), msg("hall.arrives", name=account.name),
