@@ -18,3 +18,4 @@ from .games import mafia  # noqa: F401
 from .games import mafia_signup  # noqa: F401
 from .games import revolution  # noqa: F401
 from .games import whispers  # noqa: F401
+from . import inbox  # noqa: F401
