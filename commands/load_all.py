@@ -21,3 +21,4 @@ from .games import whispers  # noqa: F401
 from . import motd  # noqa: F401
 from . import news  # noqa: F401
 from . import board  # noqa: F401
+from . import inbox  # noqa: F401

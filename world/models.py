@@ -52,15 +52,17 @@ class InboxItem(Model):
 
     id = fields.IntField(primary_key=True)
     account = fields.ForeignKeyField("models.Account", related_name="inbox", on_delete=fields.CASCADE)
-    kind = fields.CharField(max_length=16)  # tell | whisper | news | system
+    kind = fields.CharField(max_length=16)  # tell | game | system (world/inbox.py: tells vs news)
     key = fields.CharField(max_length=128)
     params = fields.JSONField(default=dict)
     table_id = fields.IntField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
-    delivered = fields.BooleanField(default=False)
+    delivered = fields.BooleanField(default=False)  # shown on a screen: read
 
     class Meta:
         table = "inbox_item"
+        # The folders (an account's tells, an account's news of one table) and the retention sweep.
+        indexes = (("account_id", "kind"), ("account_id", "table_id"), ("created_at",))
 
 
 class Ban(Model):
