@@ -298,14 +298,20 @@ def _ways(action: str) -> list[str]:
     return [w for w in WAYS_OUT if action in E.BLOCKABLE or w == "lost_challenge"]
 
 
-@pytest.mark.parametrize("action,way,fifth", [(a, w, f) for a in TARGETED for w in _ways(a)
-                                              for f in ("ambassador", "inquisitor")
-                                              if a != "examine" or f == "inquisitor"])  # #23: its deck
-def test_every_targeted_action_whose_target_left_before_it_resolved(action, way, fifth):
+def _block_roles(action: str, way: str, fifth: str) -> list[str | None]:
+    """Each role that may block ``action`` (#20: a steal by the Captain or the fifth role, in
+    either version's deck), or None where the way out has no block."""
+    return list(E._blockers(action, fifth)) if "false_block" in way else [None]
+
+
+@pytest.mark.parametrize("action,way,fifth,block_role",
+                         [(a, w, f, r) for a in TARGETED for w in _ways(a)
+                          for f in ("ambassador", "inquisitor") if a != "examine" or f == "inquisitor"  # #23: its deck
+                          for r in _block_roles(a, w, f)])
+def test_every_targeted_action_whose_target_left_before_it_resolved(action, way, fifth, block_role):
     """Nothing is said or done about a target that is out: no steal line, no loss, no
     examination; the turn passes to the next living seat, and no later event names the target."""
     claim = E.CLAIMS[action]
-    block_role = {"assassinate": "contessa", "steal": "captain"}.get(action)
     two = way == "lost_challenge_then_false_block"
     target_hand = ["duke", "duke"] if two else ["duke"]
     s = position([[claim, "duke"], target_hand, ["duke", "duke"]], coins=[3, 4, 2], fifth=fifth,
