@@ -226,3 +226,24 @@ def test_a_bot_does_not_collect_from_an_empty_treasury(treasury):
         assert picked.count("tax") >= 180, picked
     else:
         assert gains <= 20 and picked.count("steal") >= 150, picked
+
+
+def test_a_bot_reads_a_tax_that_brings_a_coup_by_what_the_treasury_can_pay():
+    # A bystander challenges a tax sooner when it would bring the claimant to a coup (7 coins):
+    # from 4 coins a tax does so only while the treasury can pay all 3.
+    import random
+
+    from games.coup import bot
+
+    def challenges(treasury):
+        # (two Dukes in sight of the bystander, so a bluff is likely enough to weigh)
+        s = position([["duke", "captain"], ["contessa"], ["duke", "assassin"]],
+                     coins=[4, 50 - 4 - 2 - treasury, 2], face_up=[[], ["duke"], []])
+        play(s, (0, A("tax")))
+        view, legal = GAME.view(s, 2), GAME.legal(s, 2)
+        assert view["treasury"] == treasury and {"type": "challenge"} in legal
+        return sum(bot.bot_action(view, legal, random.Random(seed), "normal") == {"type": "challenge"}
+                   for seed in range(300))
+
+    full, left_two = challenges(30), challenges(2)
+    assert full > left_two + 20, (full, left_two)

@@ -334,6 +334,11 @@ def _strongest(view, actions: list[Action], rng) -> Action:
     return best
 
 
+def _paid(treasury: int, asked: int) -> float:
+    """The share of a gain the treasury can pay: one run low gives what is left (#3 revised)."""
+    return 1.0 if asked <= treasury else max(0, treasury) / asked
+
+
 def _normal_turn(view, legal, rng):
     me = view["viewer"]
     coins = view["coins"]
@@ -356,10 +361,6 @@ def _normal_turn(view, legal, rng):
     options: list[tuple[float, Action]] = []
     treasury = view.get("treasury", 50)
 
-    def paid(asked: int) -> float:
-        """The share of a gain the treasury can pay: one run low gives what is left (#3)."""
-        return 1.0 if asked <= treasury else max(0, treasury) / asked
-
     def consider(role: str | None, score: float, action: Action) -> None:
         if role is None or role in hand:
             options.append((score + rng.random() * 0.8, action))
@@ -376,7 +377,7 @@ def _normal_turn(view, legal, rng):
         # A long game (e.g. two Captains blocking each other's steals) turns to sure coins, so
         # it always heads for a coup: from 15 turns a seat, income gains 0.1 a turn.
         late = max(0.0, (view["turn"] - 15 * len(alive)) * 0.1)
-        options.append(((1.0 + late) * paid(1) + rng.random() * 0.3, by_kind["income"][0]))
+        options.append(((1.0 + late) * _paid(treasury, 1) + rng.random() * 0.3, by_kind["income"][0]))
     if "foreign_aid" in by_kind:
         # Any opponent may block it with a Duke (held, or claimed anyway now and then).
         free = 1.0
@@ -385,9 +386,9 @@ def _normal_turn(view, legal, rng):
         for seat in range(len(alive)):
             if alive[seat] and seat != me:
                 free *= 1.0 - min(1.0, _draw_odds(unseen, unknown, cards[seat]) + 0.05)
-        consider(None, (2.0 * free + 0.2) * paid(2), by_kind["foreign_aid"][0])
+        consider(None, (2.0 * free + 0.2) * _paid(treasury, 2), by_kind["foreign_aid"][0])
     if "tax" in by_kind:
-        consider("duke", 3.2 * paid(3), by_kind["tax"][0])
+        consider("duke", 3.2 * _paid(treasury, 3), by_kind["tax"][0])
     if "assassinate" in by_kind:
         target = _strongest(view, by_kind["assassinate"], rng)
         blocked = min(1.0, _p_any(view, target["target"], ("contessa",)) + 0.15)
@@ -448,7 +449,8 @@ def _normal_challenge(view, legal, rng):
     elif pending["target"] == me:  # examine
         threshold = 0.55
     elif action == "tax":  # bystanders: only a likely bluff, sooner when it brings a coup
-        threshold = 0.6 if view["coins"][claimant] + 3 >= 7 else 0.7
+        gain = 3 if view.get("treasury", 3) >= 3 else view["treasury"]  # what is left (#3)
+        threshold = 0.6 if view["coins"][claimant] + gain >= 7 else 0.7
     else:
         threshold = 0.75
     if my_cards <= 1 and not (pending["target"] == me and action == "assassinate"):
