@@ -381,3 +381,21 @@ def test_the_header_and_the_line_of_a_treasury_run_low(lang, header, line):
     short = next(e for e in events if e.key == "coup.treasury_short")
     shown = event_params(table, short.params, {**short.params, "seat": names[short.params["seat"]]})
     assert strip_marks(t(lang, short.key, **shown)) == line
+
+
+@pytest.mark.parametrize("action,way,fifth", [(a, w, f) for a in TARGETED for w in ("lost_challenge", "false_block_actor")
+                                              for f in ("ambassador", "inquisitor")
+                                              if (a != "examine" or f == "inquisitor") and (w in _ways(a))])
+def test_a_target_out_before_resolution_in_a_two_player_game_ends_it_without_a_word_more(action, way, fifth):
+    # Two players (#26): the target's last card goes, the game is over at once; the action it
+    # reacted to says nothing more (no steal line, no loss, no examination).
+    claim = E.CLAIMS[action]
+    s = position([[claim, "duke"], ["duke"]], coins=[3, 4], fifth=fifth, face_up=[[], ["captain"]])
+    events = play(s, (0, A(action, target=1)))
+    if way == "lost_challenge":
+        events += play(s, (1, CHALLENGE), (0, PROVE))
+    else:
+        events += play(s, (1, ALLOW), (1, block(E._blockers(action, fifth)[0])), (0, CHALLENGE), (1, CONCEDE))
+    assert s.stage == "over" and s.winner == 0
+    assert keys(events)[-3:] == ["coup.lost", "coup.eliminated", "coup.winner"], keys(events)
+    assert not {"coup.steal", "coup.examine_show", "coup.examine_swapped", "coup.examine_returned", "coup.turn"} & set(keys(events))
