@@ -298,14 +298,20 @@ def _ways(action: str) -> list[str]:
     return [w for w in WAYS_OUT if action in E.BLOCKABLE or w == "lost_challenge"]
 
 
-@pytest.mark.parametrize("action,way,fifth", [(a, w, f) for a in TARGETED for w in _ways(a)
-                                              for f in ("ambassador", "inquisitor")
-                                              if a != "examine" or f == "inquisitor"])  # #23: its deck
-def test_every_targeted_action_whose_target_left_before_it_resolved(action, way, fifth):
+def _block_roles(action: str, way: str, fifth: str) -> list[str | None]:
+    """Each role that may block ``action`` (#20: a steal by the Captain or the fifth role, in
+    either version's deck), or None where the way out has no block."""
+    return list(E._blockers(action, fifth)) if "false_block" in way else [None]
+
+
+@pytest.mark.parametrize("action,way,fifth,block_role",
+                         [(a, w, f, r) for a in TARGETED for w in _ways(a)
+                          for f in ("ambassador", "inquisitor") if a != "examine" or f == "inquisitor"  # #23: its deck
+                          for r in _block_roles(a, w, f)])
+def test_every_targeted_action_whose_target_left_before_it_resolved(action, way, fifth, block_role):
     """Nothing is said or done about a target that is out: no steal line, no loss, no
     examination; the turn passes to the next living seat, and no later event names the target."""
     claim = E.CLAIMS[action]
-    block_role = {"assassinate": "contessa", "steal": "captain"}.get(action)
     two = way == "lost_challenge_then_false_block"
     target_hand = ["duke", "duke"] if two else ["duke"]
     s = position([[claim, "duke"], target_hand, ["duke", "duke"]], coins=[3, 4, 2], fifth=fifth,
@@ -375,3 +381,21 @@ def test_the_header_and_the_line_of_a_treasury_run_low(lang, header, line):
     short = next(e for e in events if e.key == "coup.treasury_short")
     shown = event_params(table, short.params, {**short.params, "seat": names[short.params["seat"]]})
     assert strip_marks(t(lang, short.key, **shown)) == line
+
+
+@pytest.mark.parametrize("action,way,fifth", [(a, w, f) for a in TARGETED for w in ("lost_challenge", "false_block_actor")
+                                              for f in ("ambassador", "inquisitor")
+                                              if (a != "examine" or f == "inquisitor") and (w in _ways(a))])
+def test_a_target_out_before_resolution_in_a_two_player_game_ends_it_without_a_word_more(action, way, fifth):
+    # Two players (#26): the target's last card goes, the game is over at once; the action it
+    # reacted to says nothing more (no steal line, no loss, no examination).
+    claim = E.CLAIMS[action]
+    s = position([[claim, "duke"], ["duke"]], coins=[3, 4], fifth=fifth, face_up=[[], ["captain"]])
+    events = play(s, (0, A(action, target=1)))
+    if way == "lost_challenge":
+        events += play(s, (1, CHALLENGE), (0, PROVE))
+    else:
+        events += play(s, (1, ALLOW), (1, block(E._blockers(action, fifth)[0])), (0, CHALLENGE), (1, CONCEDE))
+    assert s.stage == "over" and s.winner == 0
+    assert keys(events)[-3:] == ["coup.lost", "coup.eliminated", "coup.winner"], keys(events)
+    assert not {"coup.steal", "coup.examine_show", "coup.examine_swapped", "coup.examine_returned", "coup.turn"} & set(keys(events))

@@ -17,10 +17,11 @@ Levels:
     Otherwise it scores its options by what they gain and how likely they are to be blocked (the
     odds that the target, or for foreign aid anyone, holds a blocking card): assassinate the
     strongest, tax, steal from the richest, exchange when its hand is weak, examine, foreign aid,
-    income; a small random term keeps it from being predictable. On 30% of its turns (10% with
-    its last card) it also weighs bluffs, worth less the more copies of the role are visible, and
-    never a role whose every copy it can see (face up plus its own hand). Late in a long game
-    income gains weight, so bots that keep blocking each other still head for a coup.
+    income (each gain for what the treasury can still pay); a small random term keeps it from
+    being predictable. On 30% of its turns (10% with its last card) it also weighs bluffs,
+    worth less the more copies of the role are visible, and never a role whose every copy it
+    can see (face up plus its own hand). Late in a long game income gains weight, so bots that
+    keep blocking each other still head for a coup.
   - Challenges: always when the claim is impossible (every copy visible to it). Otherwise it
     estimates the odds of a bluff (a hypergeometric draw of the claimant's face-down cards from
     the cards it cannot see, against how often players bluff; in a 2-player game, the 7 cards in
@@ -333,6 +334,11 @@ def _strongest(view, actions: list[Action], rng) -> Action:
     return best
 
 
+def _paid(treasury: int, asked: int) -> float:
+    """The share of a gain the treasury can pay: one run low gives what is left (#3 revised)."""
+    return 1.0 if asked <= treasury else max(0, treasury) / asked
+
+
 def _normal_turn(view, legal, rng):
     me = view["viewer"]
     coins = view["coins"]
@@ -353,6 +359,7 @@ def _normal_turn(view, legal, rng):
         by_kind.setdefault(action["type"], []).append(action)
 
     options: list[tuple[float, Action]] = []
+    treasury = view.get("treasury", 50)
 
     def consider(role: str | None, score: float, action: Action) -> None:
         if role is None or role in hand:
@@ -370,7 +377,7 @@ def _normal_turn(view, legal, rng):
         # A long game (e.g. two Captains blocking each other's steals) turns to sure coins, so
         # it always heads for a coup: from 15 turns a seat, income gains 0.1 a turn.
         late = max(0.0, (view["turn"] - 15 * len(alive)) * 0.1)
-        options.append((1.0 + late + rng.random() * 0.3, by_kind["income"][0]))
+        options.append(((1.0 + late) * _paid(treasury, 1) + rng.random() * 0.3, by_kind["income"][0]))
     if "foreign_aid" in by_kind:
         # Any opponent may block it with a Duke (held, or claimed anyway now and then).
         free = 1.0
@@ -379,9 +386,9 @@ def _normal_turn(view, legal, rng):
         for seat in range(len(alive)):
             if alive[seat] and seat != me:
                 free *= 1.0 - min(1.0, _draw_odds(unseen, unknown, cards[seat]) + 0.05)
-        consider(None, 2.0 * free + 0.2, by_kind["foreign_aid"][0])
+        consider(None, (2.0 * free + 0.2) * _paid(treasury, 2), by_kind["foreign_aid"][0])
     if "tax" in by_kind:
-        consider("duke", 3.2, by_kind["tax"][0])
+        consider("duke", 3.2 * _paid(treasury, 3), by_kind["tax"][0])
     if "assassinate" in by_kind:
         target = _strongest(view, by_kind["assassinate"], rng)
         blocked = min(1.0, _p_any(view, target["target"], ("contessa",)) + 0.15)
@@ -442,7 +449,8 @@ def _normal_challenge(view, legal, rng):
     elif pending["target"] == me:  # examine
         threshold = 0.55
     elif action == "tax":  # bystanders: only a likely bluff, sooner when it brings a coup
-        threshold = 0.6 if view["coins"][claimant] + 3 >= 7 else 0.7
+        gain = 3 if view.get("treasury", 3) >= 3 else view["treasury"]  # what is left (#3)
+        threshold = 0.6 if view["coins"][claimant] + gain >= 7 else 0.7
     else:
         threshold = 0.75
     if my_cards <= 1 and not (pending["target"] == me and action == "assassinate"):

@@ -1077,7 +1077,9 @@ def _public(s: CoupState) -> tuple[dict[str, Any], dict[str, Any] | None]:
                    "losing": s.losing, "answered": None}
     public = {
         "game": "coup", "viewer": None, "players": s.players, "fifth": s.fifth,
-        "coins": coins, "treasury": s.treasury, "court": len(s.court), "face_up": face_up,
+        # (a table of treasury revision 1, logged before #3's revision, paid past zero: its
+        # players still read an empty treasury, never a negative one)
+        "coins": coins, "treasury": s.treasury if s.treasury > 0 else 0, "court": len(s.court), "face_up": face_up,
         "cards": counts, "alive": alive, "active": s.active, "turn": s.turn, "stage": s.stage,
         "pending": None, "winner": s.winner,
     }
