@@ -64,6 +64,24 @@ def test_deal_cannot_reach_the_sociopath_on_night_one():
     order(s, 5, "deal", seats=[1])
 
 
+def test_a_letter_to_the_sociopath_on_night_one_is_refused_as_protected():
+    """Почта is an ability like any other for Затворник («не может быть целью способностей других
+    персонажей в первую ночь»): the refusal says he is protected. It said "again" (a letter sent to
+    him already), for anyone's Почта and for the Бард's second letter of the night, because the
+    reason was guessed from the ability, not taken from the rule that refused the seat."""
+    s = game("C", ["civilian", "boss", "officer", "killer", "maniac"], index=0,
+             public=names({0: "Бард", 2: "Социопат"}, 5))
+    for seat in (3, 0):
+        problem = err(GAME.apply, s, seat, {"type": "mail", "target": 2, "text": "x"})
+        assert problem.params == {"ability": "mail", "target": 2, "why": "protected"}, seat
+    GAME.apply(s, 0, {"type": "mail", "target": 1, "text": "x"})  # the Бард's first letter
+    problem = err(GAME.apply, s, 0, {"type": "mail", "target": 2, "text": "y"})
+    assert problem.params == {"ability": "mail", "target": 2, "why": "protected"}
+    s.used_on[0]["mail"] = [3]  # a target the Бард wrote to on an earlier night: that is "again"
+    problem = err(GAME.apply, s, 0, {"type": "mail", "target": 3, "text": "y"})
+    assert problem.params == {"ability": "mail", "target": 3, "why": "again"}
+
+
 def test_sawnoff_sees_a_deal_that_names_the_boss():
     """Обрез под столом: «каждый, кроме Мафии, кто применял на него способность, кроме Почты, в эту
     ночь, получает атаку на 1 урона». A Раздача with the Босс in its list is such an ability."""
@@ -232,6 +250,8 @@ def test_every_seat_picking_ability_against_every_target_protection(version, pro
         if refuses(protection, ab):
             if problem is None or problem.key != "mafia.error.bad_target" or problem.params.get("target") != PROTECTED:
                 failures.append(f"{label}: not refused on the protected seat ({problem and problem.params})")
+            elif problem.params.get("why") != "protected":  # the refusal names the protection, no other rule
+                failures.append(f"{label}: refused for {problem.params.get('why')!r}, not as protected")
             if offered:
                 failures.append(f"{label}: legal() offers the protected seat")
         else:
@@ -242,6 +262,63 @@ def test_every_seat_picking_ability_against_every_target_protection(version, pro
                 failures.append(f"{label}: legal() does not offer the seat although allowed")
     assert not failures, "\n".join(failures)
     assert checked >= 3, checked  # (the table is not empty)
+
+
+# -- Серая масса (A/B): the night-1 protection of a secret role, against every order that names roles
+
+ROLE_ARGS = (R.ARG_ROLE, R.ARG_ROLE_NONLAW, R.ARG_BANS, V.ARG_MAPPING)
+
+
+def role_namers(version: str) -> list[tuple[str | None, str | None, R.Ability, str | None]]:
+    """Every ability of the ruleset's tables whose order names secret roles (one, three, one per seat)."""
+    return [x for x in seat_pickers(version) if any(arg in x[2].args for arg in ROLE_ARGS)]
+
+
+def naming_role(s, ab: R.Ability, play: str | None, role: str) -> dict:
+    """Seat 0's order with this ability on the control seat, naming ``role`` wherever it names one."""
+    action = naming(s, ab, play, CONTROL)
+    if "role" in action:
+        action["role"] = role
+    if "mapping" in action:
+        action["mapping"] = [role] + ["boss"] * (s.players - 1)
+    return action
+
+
+@pytest.mark.parametrize("version", ABC)
+def test_grey_mass_against_every_order_that_names_a_secret_role(version):
+    """Серая масса (A, B): «в первую ночь, если чужая способность требует угадать Тайную роль цели,
+    нельзя называть Гражданского или Вигиланте.» Every guess of a target's secret role on night 1
+    (a target's, or the character a Кровавая баня names by public role) may not name them; from
+    night 2, and in C (no Серая масса), it may. Запрет names only non-Law roles anyway. A Ва-банк's
+    mapping guesses the whole table and names no target (docs/mafia-protocol.md, Decisions): a
+    night-1 Ва-банк may list them, or it could never be played on night 1."""
+    rs = V.RULESETS[version]
+    assert not {"civilian", "vigilante"} & set(rs.bannable)  # (Запрет: «не относящиеся к Закону»)
+    failures: list[str] = []
+    checked = 0
+    for role, public, ab, play in role_namers(version):
+        if ab.key == "ban":
+            continue
+        for index in (0, 2):
+            s = position(version, role, public, index, None)
+            why = AB._why_not(s, USER, ab)
+            if why is not None:
+                assert why in UNUSABLE, (version, role, ab.key, why)
+                continue
+            for named in ("civilian", "vigilante"):
+                label = f"{version} night {index // 2 + 1} {role or public or 'common'} {ab.key} naming {named}"
+                problem = attempt(s, naming_role(s, ab, play, named))
+                if R.ARG_ROLE_NONLAW in ab.args:
+                    want = "mafia.error.bad_arg"  # (C's Суд присяжных: a non-Law role only)
+                elif rs.grey_mass and index == 0 and V.ARG_MAPPING not in ab.args:
+                    want = "mafia.error.grey_mass"
+                else:
+                    want = None
+                checked += 1
+                if (problem and problem.key) != want:
+                    failures.append(f"{label}: {problem and (problem.key, problem.params)}, expected {want}")
+    assert not failures, "\n".join(failures)
+    assert checked >= 8, checked
 
 
 # -- the Обрез под столом against every order that names the Босс
