@@ -382,20 +382,22 @@ VICTIM = 0
 
 def protections(version: str) -> list[str]:
     """Every protection ability of the ruleset's tables (the protect and kidnap steps: roles, common,
-    public roles), the Горец's passive and, with cards, the Банк."""
+    public roles), the public roles' lasting protections (Горец; the Алкаш against his pal's attacks;
+    Пиво) and, with cards, the Банк."""
     rs = V.RULESETS[version]
     found = {ab.key for role in rs.roles for ab in rs.abilities[role].values() if ab.step in ("protect", "kidnap")}
     found |= {ab.key for ab in rs.common.values() if ab.step in ("protect", "kidnap")}
     found |= {ab.key for key in PUBLIC_ORDER for ab in R.PUBLIC_ROLES[key].abilities.values()
               if ab.step in ("protect", "kidnap")}
-    return sorted(found | {"highlander"} | ({"bank"} if rs.cards else set()))
+    return sorted(found | {"highlander", "drunkard_pal", "beer"} | ({"bank"} if rs.cards else set()))
 
 
 def harms(version: str) -> list[str]:
     return ["sawnoff", "bloodbath"] + (["hand_of_fate"] if V.RULESETS[version].cards else [])
 
 
-PROTECTION_PUBLIC = {"somersault": "Акробат", "highlander": "Горец"}
+PROTECTION_PUBLIC = {"somersault": "Акробат", "highlander": "Горец", "drunkard_pal": "Алкаш"}
+HARM_SOURCE = {"sawnoff": 1, "bloodbath": 5, "hand_of_fate": 6}  # the seat whose order harms seat 0
 
 
 def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
@@ -422,6 +424,9 @@ def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
         "somersault": lambda: order(s, VICTIM, "somersault"),
         "highlander": lambda: None,  # «Бессмертие(Т) --- в первые две ночи не получает урона»
         "bank": lambda: order(s, VICTIM, "card", VICTIM, play="bank"),
+        # Попойка yesterday: the harm's source is the Алкаш's pal tonight
+        "drunkard_pal": lambda: s.pub.setdefault("pals", []).append([VICTIM, HARM_SOURCE[harm], 1, 2]),
+        "beer": lambda: s.pub.setdefault("beer", {}).setdefault(2, []).append(VICTIM),  # Пиво yesterday
     }
     assert protection in recipe, f"a new protection {protection!r}: give it a recipe and expected outcomes"
     recipe[protection]()
@@ -460,6 +465,15 @@ HARM_TABLE = {
     ("hand_of_fate", "highlander"): NONE,
     ("hand_of_fate", "bank"): NONE,
     ("hand_of_fate", "kidnap"): NONE,  # (A: no damage at all)
+    # Попойка: «На следующие сутки тот не может атаковать алкаша»: the Обрез's counterattack is the
+    # Босс's attack, so the Алкаш who acted on his pal the Босс is not hit; what is no attack still is.
+    ("sawnoff", "drunkard_pal"): NONE,
+    ("bloodbath", "drunkard_pal"): FULL,
+    ("hand_of_fate", "drunkard_pal"): FULL,
+    # Пиво: «получает на 1 урона от Пистолета и Наганов меньше»: nothing else.
+    ("sawnoff", "beer"): FULL,
+    ("bloodbath", "beer"): FULL,
+    ("hand_of_fate", "beer"): FULL,
 }
 
 
@@ -477,6 +491,44 @@ def test_harm_through_orders_that_name_seats_against_every_protection(version):
             if got != expected:
                 failures.append(f"{version} {harm} x {protection}: {got}, expected {want} {expected}")
     assert not failures, "\n".join(failures)
+
+
+def test_sawnoff_answers_tonight_s_orders_not_passives_nor_yesterday_s_day_orders():
+    """Обрез: «каждый ... кто применял на него способность ... в эту ночь». The Джокер's Крупье
+    («каждое утро узнает ... Личину каждого живого персонажа, имеющего хотя бы две карты») touches
+    every seat at once but is a passive nobody applies; the Журналист's Расследование was applied by
+    day («днем ... может публично выбрать цель»), only its result comes after the night. Neither is
+    hit; the same Джокер's Раздача and the same Журналист's night order on the Босс are."""
+    roles = ["boss", "killer", "officer", "civilian", "maniac", "joker", "genius"]
+    s = game("A", roles, index=2)
+    s.cards[0] = 2  # the Крупье will draw one of the Босс's personas this morning
+    touch(s)
+    order(s, 0, "sawnoff")
+    events = RES.resolve_night(s)
+    assert any(e[1] == "mafia.croupier" and {"seat": 0} in [{"seat": p["seat"]} for p in e[2]["personas"]]
+               for e in events)
+    assert s.hp[5] == 2
+    s = game("A", roles, index=2)
+    order(s, 5, "deal", seats=[0])
+    order(s, 0, "sawnoff")
+    RES.resolve_night(s)
+    assert s.hp[5] == 1
+
+    roles = ["civilian", "boss", "officer", "killer", "maniac"]
+    s = game("C", roles, index=1, public=names({0: "Журналист"}, 5))
+    order(s, 0, "reportage", 1)
+    RES.resolve_day(s)
+    s.index, s.phase = 2, "night"
+    touch(s)
+    order(s, 1, "sawnoff")
+    events = RES.resolve_night(s)
+    assert any(e[1] == "mafia.personas" and e[2].get("ability") == "reportage" for e in events)
+    assert s.hp[0] == 2
+    s = game("C", roles, index=2, public=names({0: "Журналист"}, 5))
+    order(s, 0, "own_hands", 1)
+    order(s, 1, "sawnoff")
+    RES.resolve_night(s)
+    assert s.hp[0] == 1
 
 
 def test_sawnoff_reaches_a_sociopath_who_acted_on_the_boss_on_night_one():
@@ -532,3 +584,61 @@ def test_respect_jails_only_attackers_whatever_names_the_pensioner(version):
         RES.resolve_night(s)
         assert s.alive[VICTIM] == survives, (harm, s.hp[VICTIM])
         assert (s.jail[source] == R.LIFE) == (harm == "pistol"), (harm, s.jail[source])
+
+
+# -- effects that react to personas learned of a seat (Дезинформация; the A/B Маньяк's Двойная жизнь)
+#    against every night order that learns them and the Крупье, which draws for many seats at once
+
+# personas of its target each information order draws (a new one must say how many: KeyError)
+LEARNS = {"mastermind": 2, "own_hands": 2, "informants": 1, "stalking": 1, "search": 0, "informer": 0,
+          "jury": 0, "mail": 0, "call": 0, "investigation": 0}
+PROBED_WITHOUT_DRAW = {"investigation"}  # Расследование reads the top persona (the Маньяк is told it)
+LEARNER, MANIAC, GENIUS = 0, 1, 6
+
+
+def learned_of_the_maniac(version: str, role: str | None, ab: R.Ability | None, cards: int) -> tuple[int, int]:
+    """Night 2; seat 0 uses ``ab`` on the Маньяк (seat 1; None: the Журналист's Расследование ordered
+    on him yesterday), seat 6 (a Злой Гений) uses Дезинформация on him, he holds ``cards`` (A: a
+    Джокер's Крупье draws for every seat with two). (plans the Гений got beyond the night's one, the
+    Маньяк's `probed` notices)."""
+    sixth = "joker" if V.RULESETS[version].cards else "officer"
+    roles = [role or "civilian", "maniac", sixth, "boss", "killer", "civilian", "genius"]
+    s = game(version, roles, index=1 if ab is None else 2,
+             public=names({LEARNER: "Журналист"} if ab is None else {}, len(roles)))
+    s.cards[MANIAC] = cards
+    s.cards[LEARNER] = 1
+    touch(s)
+    if ab is None:
+        order(s, LEARNER, "reportage", MANIAC)
+        RES.resolve_day(s)
+        s.index, s.phase = 2, "night"
+        touch(s)
+    else:
+        GAME.apply(s, LEARNER, naming(s, ab, None, MANIAC))
+    order(s, GENIUS, "disinformation", MANIAC)
+    before = s.plans[GENIUS]
+    events = RES.resolve_night(s)
+    probed = sum(1 for e in events if e[1] == "mafia.probed" and e[2]["seat"] == MANIAC)
+    return s.plans[GENIUS] - before - 1, probed
+
+
+@pytest.mark.parametrize("version", ABC)
+def test_persona_reactions_see_every_order_and_the_croupier(version):
+    """Дезинформация: «Если в эту ночь узнали хотя бы 2 Личины цели, получает 1 "план"»; A/B Маньяк:
+    «Всякий раз, как чужая способность требует знать его Личину, Маньяк узнает выпавшую Личину».
+    Each sees every draw of the target's persona tonight: any seat's information order, the
+    Журналист's result after the night, and the Крупье's draw among all the seats he reads."""
+    rs = V.RULESETS[version]
+    told = rs.double_life == "replace"
+    learners = [(role, ab) for role, public, ab, play in seat_pickers(version)
+                if ab.phase == "night" and ab.step == "info"] + [(None, None)]
+    failures: list[str] = []
+    for role, ab in learners:
+        draws = 1 if ab is None else 1 if (role, ab.key) == ("traitor", "own_hands") else LEARNS[ab.key]
+        for cards in ((0, 2) if rs.cards else (0,)):
+            total = draws + (1 if cards >= 2 else 0)  # (the Крупье's draw of him)
+            want = (1 if total >= 2 else 0, total + (1 if ab and ab.key in PROBED_WITHOUT_DRAW else 0) if told else 0)
+            got = learned_of_the_maniac(version, role, ab, cards)
+            if got != want:
+                failures.append(f"{version} {role} {ab.key if ab else 'reportage'} cards={cards}: {got}, expected {want}")
+    assert not failures, "\n".join(failures)
