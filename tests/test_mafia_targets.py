@@ -531,6 +531,29 @@ def test_sawnoff_answers_tonight_s_orders_not_passives_nor_yesterday_s_day_order
     assert s.hp[0] == 1
 
 
+def test_the_bank_s_penalty_spares_the_highlander_on_nights_one_and_two():
+    """Банк (a card): «Если урона не было, наутро получает 1 урона»; Горец: «в первые две ночи не
+    получает урона». His night-1 or night-2 Банк with no damage costs him nothing (it cost him 1 HP,
+    the Hospital); from night 3 it does. A table started before (rules revision 2) keeps the old way,
+    so its log replays as played."""
+    roles = ["boss", "killer", "officer", "civilian", "maniac", "joker", "genius"]
+    for index, rev, hp in ((0, None, 2), (2, None, 2), (4, None, 1), (0, 2, 1)):
+        s = game("A", roles, index=index, public=names({3: "Горец"}, 7),
+                 **({} if rev is None else {"rules_rev": rev}))
+        s.cards[3] = 1
+        touch(s)
+        order(s, 3, "card", 3, play="bank")
+        RES.resolve_night(s)
+        assert s.hp[3] == hp, (index, rev, s.hp[3])
+    s = game("A", roles, index=0, public=names({3: "Горец"}, 7))  # (a Банк still blocks his damage)
+    s.cards[3] = 1
+    s.hp[3] = 1
+    touch(s)
+    order(s, 3, "card", 3, play="bank")
+    RES.resolve_night(s)
+    assert s.hp[3] == 1 and s.alive[3]
+
+
 def test_sawnoff_reaches_a_sociopath_who_acted_on_the_boss_on_night_one():
     """Затворник keeps others from choosing him; the Обрез chooses nobody: «каждый, кроме Мафии, кто
     применял на него способность» (docs/mafia-protocol.md, Decisions, "Orders that name seats")."""

@@ -243,6 +243,11 @@ def in_hospital(s: Any, seat: int) -> bool:
     return not (s.public[seat] == "pensioner" or (pub and seat in pub.get("spirits", ())))
 
 
+def immortal(s: Any, seat: int) -> bool:
+    """Горец (Бессмертие, Т): «в первые две ночи не получает урона» (any damage of nights 1-2)."""
+    return s.public[seat] == "highlander" and s.index in (0, 2)
+
+
 def looted(s: Any, seat: int) -> tuple[str, ...]:
     got = s.pub.get("looted") if s.pub else None
     return tuple(got.get(seat, ())) if got else ()
