@@ -393,11 +393,11 @@ def protections(version: str) -> list[str]:
 
 
 def harms(version: str) -> list[str]:
-    return ["sawnoff", "bloodbath"] + (["hand_of_fate"] if V.RULESETS[version].cards else [])
+    return ["sawnoff", "bloodbath"] + (["hand_of_fate", "bank_penalty"] if V.RULESETS[version].cards else [])
 
 
 PROTECTION_PUBLIC = {"somersault": "Акробат", "highlander": "Горец", "drunkard_pal": "Алкаш"}
-HARM_SOURCE = {"sawnoff": 1, "bloodbath": 5, "hand_of_fate": 6}  # the seat whose order harms seat 0
+HARM_SOURCE = {"sawnoff": 1, "bloodbath": 5, "hand_of_fate": 6, "bank_penalty": VICTIM}  # whose order harms seat 0
 
 
 def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
@@ -413,8 +413,10 @@ def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
         order(s, 1, "sawnoff")
     elif harm == "bloodbath":  # the Маньяк names the Гражданский's public role and secret role
         order(s, 5, "bloodbath", public=s.names[VICTIM], role="civilian")
-    else:  # a Раздача brings him to 3 cards: Рука судьбы
+    elif harm == "hand_of_fate":  # a Раздача brings him to 3 cards: Рука судьбы
         order(s, 6, "deal", seats=[VICTIM])
+    else:  # his own Банк on a night without damage: «наутро получает 1 урона»
+        order(s, VICTIM, "card", VICTIM, play="bank")
     recipe = {
         None: lambda: None,
         "cover": lambda: order(s, 2, "cover", VICTIM),
@@ -470,6 +472,16 @@ HARM_TABLE = {
     ("sawnoff", "drunkard_pal"): NONE,
     ("bloodbath", "drunkard_pal"): FULL,
     ("hand_of_fate", "drunkard_pal"): FULL,
+    # The Банк's penalty «наутро получает 1 урона» is no attack: the Горец («в первые две ночи не
+    # получает урона», rules revision 3) and Похищение A (no damage at all) stop it, nothing else.
+    ("bank_penalty", "cover"): FULL,
+    ("bank_penalty", "patrol"): FULL,
+    ("bank_penalty", "somersault"): FULL,
+    ("bank_penalty", "highlander"): NONE,
+    ("bank_penalty", "bank"): FULL,  # (the same card)
+    ("bank_penalty", "kidnap"): NONE,
+    ("bank_penalty", "drunkard_pal"): FULL,
+    ("bank_penalty", "beer"): FULL,
     # Пиво: «получает на 1 урона от Пистолета и Наганов меньше»: nothing else.
     ("sawnoff", "beer"): FULL,
     ("bloodbath", "beer"): FULL,
