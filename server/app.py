@@ -7,6 +7,7 @@ import signal
 from typing import Any, Callable
 
 from world import accounts, db, log_redact, login_guard, login_history, logins, profiles, schema
+from world import notices
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
@@ -34,7 +35,8 @@ class App:
         self.throttle, self.checks = login_guard.from_config(acc)
         self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
                                                 float(acc["new_accounts_window"]), acc["new_accounts_exempt"])
-        self.logins = logins.Logins(self.throttle, self.checks, self.creations, acc["admins"])
+        self.logins = logins.Logins(self.throttle, self.checks, self.creations, acc["admins"],
+                                    meters=lambda: self.world.meters)
         limits = config.section("limits")
         self.connections = ConnectionLimit(int(limits["connections_per_address"]), limits["connections_exempt"])
         self.accept_trouble = listener.AcceptTrouble()
@@ -143,8 +145,7 @@ class App:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
-            self.world.meters.login_refused(session.kind, "login.banned")
-            self.logins.failed.record(session.kind, session.address, account.name, "banned")
+            self.logins.refused_login(session.kind, session.address, account.name, "login.banned")
             await session.close(ban_notice(ban))
             return
         self.world.meters.login(session.kind)
@@ -166,9 +167,9 @@ class App:
         with best_effort("the aliases of %s", account.name):  # typing works without them
             await self.world.aliases.load(account.id)
         session.send("login.welcome", name=account.name)
-        motd = str(self.config.server.get("motd", "")).strip()
-        if motd:  # the host's own text, in whatever language they wrote it
-            session.send("login.motd", text=motd)
+        with best_effort("the notices of %s", account.name):  # the motd, unread news (world/notices.py)
+            for line in await notices.at_login(self.world, account, str(self.config.server.get("motd", ""))):
+                session.send_msg(line)
         await self.show_missed(session, account)
         if first:
             self.world.broadcast(self.world.where(account.id), msg("hall.arrives", name=account.name),
