@@ -151,6 +151,9 @@ def test_every_reason_has_its_line_in_every_language():
     source = "".join(inspect.getsource(f) for f in (AB.target_refusal, T.seat_refusal, T._rules, T.protection))
     reasons = set(re.findall(r'return (?:None if .*? else )?"(\w+)"', source))
     reasons |= set(re.findall(r'out\.append\(\("(\w+)"', source))  # (targets._rules: reason, seats)
+    from games.mafia import public_roles as P  # the public roles' refusals, each with its reason
+    refused = inspect.getsource(P.refused)
+    reasons |= set(re.findall(r'setdefault\(\w+, "(\w+)"\)', refused)) | set(re.findall(r'\), "(\w+)"\)', refused))
     reasons |= {"self", "not_self", "other"}  # the mail and card checks, and the fallback
     assert {"dead", "jailed", "hospital", "again", "taken"} <= reasons, reasons
     for lang in ("ru", "en", "uk"):

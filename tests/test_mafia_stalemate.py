@@ -62,12 +62,12 @@ def test_a_guessing_civilian_and_a_hospitalised_maniac_reach_a_stalemate():
 
 
 def test_the_revision_is_pinned_at_the_start_and_restored_tables_keep_revision_1():
-    assert GAME.start_options({"version": "C"})["rules_rev"] == Q.RULES_REV == 2
+    assert GAME.start_options({"version": "C"})["rules_rev"] == Q.RULES_REV == 3
     assert GAME.restored_options({"version": "C"})["rules_rev"] == 1
     assert GAME.restored_options({"version": "C", "rules_rev": 2})["rules_rev"] == 2
     assert GAME.new(6, {"rules_rev": 1}, 3).rules_rev == 1
-    assert GAME.new(6, {}, 3).rules_rev == 2
-    for bad in (3, True, "2"):
+    assert GAME.new(6, {}, 3).rules_rev == 3
+    for bad in (4, True, "2"):
         try:
             GAME.validate_options({"rules_rev": bad})
         except RuleError:

@@ -64,6 +64,24 @@ def test_deal_cannot_reach_the_sociopath_on_night_one():
     order(s, 5, "deal", seats=[1])
 
 
+def test_a_letter_to_the_sociopath_on_night_one_is_refused_as_protected():
+    """Почта is an ability like any other for Затворник («не может быть целью способностей других
+    персонажей в первую ночь»): the refusal says he is protected. It said "again" (a letter sent to
+    him already), for anyone's Почта and for the Бард's second letter of the night, because the
+    reason was guessed from the ability, not taken from the rule that refused the seat."""
+    s = game("C", ["civilian", "boss", "officer", "killer", "maniac"], index=0,
+             public=names({0: "Бард", 2: "Социопат"}, 5))
+    for seat in (3, 0):
+        problem = err(GAME.apply, s, seat, {"type": "mail", "target": 2, "text": "x"})
+        assert problem.params == {"ability": "mail", "target": 2, "why": "protected"}, seat
+    GAME.apply(s, 0, {"type": "mail", "target": 1, "text": "x"})  # the Бард's first letter
+    problem = err(GAME.apply, s, 0, {"type": "mail", "target": 2, "text": "y"})
+    assert problem.params == {"ability": "mail", "target": 2, "why": "protected"}
+    s.used_on[0]["mail"] = [3]  # a target the Бард wrote to on an earlier night: that is "again"
+    problem = err(GAME.apply, s, 0, {"type": "mail", "target": 3, "text": "y"})
+    assert problem.params == {"ability": "mail", "target": 3, "why": "again"}
+
+
 def test_sawnoff_sees_a_deal_that_names_the_boss():
     """Обрез под столом: «каждый, кроме Мафии, кто применял на него способность, кроме Почты, в эту
     ночь, получает атаку на 1 урона». A Раздача with the Босс in its list is such an ability."""
@@ -232,6 +250,8 @@ def test_every_seat_picking_ability_against_every_target_protection(version, pro
         if refuses(protection, ab):
             if problem is None or problem.key != "mafia.error.bad_target" or problem.params.get("target") != PROTECTED:
                 failures.append(f"{label}: not refused on the protected seat ({problem and problem.params})")
+            elif problem.params.get("why") != "protected":  # the refusal names the protection, no other rule
+                failures.append(f"{label}: refused for {problem.params.get('why')!r}, not as protected")
             if offered:
                 failures.append(f"{label}: legal() offers the protected seat")
         else:
@@ -242,6 +262,63 @@ def test_every_seat_picking_ability_against_every_target_protection(version, pro
                 failures.append(f"{label}: legal() does not offer the seat although allowed")
     assert not failures, "\n".join(failures)
     assert checked >= 3, checked  # (the table is not empty)
+
+
+# -- Серая масса (A/B): the night-1 protection of a secret role, against every order that names roles
+
+ROLE_ARGS = (R.ARG_ROLE, R.ARG_ROLE_NONLAW, R.ARG_BANS, V.ARG_MAPPING)
+
+
+def role_namers(version: str) -> list[tuple[str | None, str | None, R.Ability, str | None]]:
+    """Every ability of the ruleset's tables whose order names secret roles (one, three, one per seat)."""
+    return [x for x in seat_pickers(version) if any(arg in x[2].args for arg in ROLE_ARGS)]
+
+
+def naming_role(s, ab: R.Ability, play: str | None, role: str) -> dict:
+    """Seat 0's order with this ability on the control seat, naming ``role`` wherever it names one."""
+    action = naming(s, ab, play, CONTROL)
+    if "role" in action:
+        action["role"] = role
+    if "mapping" in action:
+        action["mapping"] = [role] + ["boss"] * (s.players - 1)
+    return action
+
+
+@pytest.mark.parametrize("version", ABC)
+def test_grey_mass_against_every_order_that_names_a_secret_role(version):
+    """Серая масса (A, B): «в первую ночь, если чужая способность требует угадать Тайную роль цели,
+    нельзя называть Гражданского или Вигиланте.» Every guess of a target's secret role on night 1
+    (a target's, or the character a Кровавая баня names by public role) may not name them; from
+    night 2, and in C (no Серая масса), it may. Запрет names only non-Law roles anyway. A Ва-банк's
+    mapping guesses the whole table and names no target (docs/mafia-protocol.md, Decisions): a
+    night-1 Ва-банк may list them, or it could never be played on night 1."""
+    rs = V.RULESETS[version]
+    assert not {"civilian", "vigilante"} & set(rs.bannable)  # (Запрет: «не относящиеся к Закону»)
+    failures: list[str] = []
+    checked = 0
+    for role, public, ab, play in role_namers(version):
+        if ab.key == "ban":
+            continue
+        for index in (0, 2):
+            s = position(version, role, public, index, None)
+            why = AB._why_not(s, USER, ab)
+            if why is not None:
+                assert why in UNUSABLE, (version, role, ab.key, why)
+                continue
+            for named in ("civilian", "vigilante"):
+                label = f"{version} night {index // 2 + 1} {role or public or 'common'} {ab.key} naming {named}"
+                problem = attempt(s, naming_role(s, ab, play, named))
+                if R.ARG_ROLE_NONLAW in ab.args:
+                    want = "mafia.error.bad_arg"  # (C's Суд присяжных: a non-Law role only)
+                elif rs.grey_mass and index == 0 and V.ARG_MAPPING not in ab.args:
+                    want = "mafia.error.grey_mass"
+                else:
+                    want = None
+                checked += 1
+                if (problem and problem.key) != want:
+                    failures.append(f"{label}: {problem and (problem.key, problem.params)}, expected {want}")
+    assert not failures, "\n".join(failures)
+    assert checked >= 8, checked
 
 
 # -- the Обрез под столом against every order that names the Босс
@@ -305,20 +382,22 @@ VICTIM = 0
 
 def protections(version: str) -> list[str]:
     """Every protection ability of the ruleset's tables (the protect and kidnap steps: roles, common,
-    public roles), the Горец's passive and, with cards, the Банк."""
+    public roles), the public roles' lasting protections (Горец; the Алкаш against his pal's attacks;
+    Пиво) and, with cards, the Банк."""
     rs = V.RULESETS[version]
     found = {ab.key for role in rs.roles for ab in rs.abilities[role].values() if ab.step in ("protect", "kidnap")}
     found |= {ab.key for ab in rs.common.values() if ab.step in ("protect", "kidnap")}
     found |= {ab.key for key in PUBLIC_ORDER for ab in R.PUBLIC_ROLES[key].abilities.values()
               if ab.step in ("protect", "kidnap")}
-    return sorted(found | {"highlander"} | ({"bank"} if rs.cards else set()))
+    return sorted(found | {"highlander", "drunkard_pal", "beer"} | ({"bank"} if rs.cards else set()))
 
 
 def harms(version: str) -> list[str]:
-    return ["sawnoff", "bloodbath"] + (["hand_of_fate"] if V.RULESETS[version].cards else [])
+    return ["sawnoff", "bloodbath"] + (["hand_of_fate", "bank_penalty"] if V.RULESETS[version].cards else [])
 
 
-PROTECTION_PUBLIC = {"somersault": "Акробат", "highlander": "Горец"}
+PROTECTION_PUBLIC = {"somersault": "Акробат", "highlander": "Горец", "drunkard_pal": "Алкаш"}
+HARM_SOURCE = {"sawnoff": 1, "bloodbath": 5, "hand_of_fate": 6, "bank_penalty": VICTIM}  # whose order harms seat 0
 
 
 def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
@@ -334,8 +413,10 @@ def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
         order(s, 1, "sawnoff")
     elif harm == "bloodbath":  # the Маньяк names the Гражданский's public role and secret role
         order(s, 5, "bloodbath", public=s.names[VICTIM], role="civilian")
-    else:  # a Раздача brings him to 3 cards: Рука судьбы
+    elif harm == "hand_of_fate":  # a Раздача brings him to 3 cards: Рука судьбы
         order(s, 6, "deal", seats=[VICTIM])
+    else:  # his own Банк on a night without damage: «наутро получает 1 урона»
+        order(s, VICTIM, "card", VICTIM, play="bank")
     recipe = {
         None: lambda: None,
         "cover": lambda: order(s, 2, "cover", VICTIM),
@@ -345,6 +426,9 @@ def harmed(version: str, harm: str, protection: str | None) -> tuple[bool, int]:
         "somersault": lambda: order(s, VICTIM, "somersault"),
         "highlander": lambda: None,  # «Бессмертие(Т) --- в первые две ночи не получает урона»
         "bank": lambda: order(s, VICTIM, "card", VICTIM, play="bank"),
+        # Попойка yesterday: the harm's source is the Алкаш's pal tonight
+        "drunkard_pal": lambda: s.pub.setdefault("pals", []).append([VICTIM, HARM_SOURCE[harm], 1, 2]),
+        "beer": lambda: s.pub.setdefault("beer", {}).setdefault(2, []).append(VICTIM),  # Пиво yesterday
     }
     assert protection in recipe, f"a new protection {protection!r}: give it a recipe and expected outcomes"
     recipe[protection]()
@@ -383,6 +467,25 @@ HARM_TABLE = {
     ("hand_of_fate", "highlander"): NONE,
     ("hand_of_fate", "bank"): NONE,
     ("hand_of_fate", "kidnap"): NONE,  # (A: no damage at all)
+    # Попойка: «На следующие сутки тот не может атаковать алкаша»: the Обрез's counterattack is the
+    # Босс's attack, so the Алкаш who acted on his pal the Босс is not hit; what is no attack still is.
+    ("sawnoff", "drunkard_pal"): NONE,
+    ("bloodbath", "drunkard_pal"): FULL,
+    ("hand_of_fate", "drunkard_pal"): FULL,
+    # The Банк's penalty «наутро получает 1 урона» is no attack: the Горец («в первые две ночи не
+    # получает урона», rules revision 3) and Похищение A (no damage at all) stop it, nothing else.
+    ("bank_penalty", "cover"): FULL,
+    ("bank_penalty", "patrol"): FULL,
+    ("bank_penalty", "somersault"): FULL,
+    ("bank_penalty", "highlander"): NONE,
+    ("bank_penalty", "bank"): FULL,  # (the same card)
+    ("bank_penalty", "kidnap"): NONE,
+    ("bank_penalty", "drunkard_pal"): FULL,
+    ("bank_penalty", "beer"): FULL,
+    # Пиво: «получает на 1 урона от Пистолета и Наганов меньше»: nothing else.
+    ("sawnoff", "beer"): FULL,
+    ("bloodbath", "beer"): FULL,
+    ("hand_of_fate", "beer"): FULL,
 }
 
 
@@ -400,6 +503,67 @@ def test_harm_through_orders_that_name_seats_against_every_protection(version):
             if got != expected:
                 failures.append(f"{version} {harm} x {protection}: {got}, expected {want} {expected}")
     assert not failures, "\n".join(failures)
+
+
+def test_sawnoff_answers_tonight_s_orders_not_passives_nor_yesterday_s_day_orders():
+    """Обрез: «каждый ... кто применял на него способность ... в эту ночь». The Джокер's Крупье
+    («каждое утро узнает ... Личину каждого живого персонажа, имеющего хотя бы две карты») touches
+    every seat at once but is a passive nobody applies; the Журналист's Расследование was applied by
+    day («днем ... может публично выбрать цель»), only its result comes after the night. Neither is
+    hit; the same Джокер's Раздача and the same Журналист's night order on the Босс are."""
+    roles = ["boss", "killer", "officer", "civilian", "maniac", "joker", "genius"]
+    s = game("A", roles, index=2)
+    s.cards[0] = 2  # the Крупье will draw one of the Босс's personas this morning
+    touch(s)
+    order(s, 0, "sawnoff")
+    events = RES.resolve_night(s)
+    assert any(e[1] == "mafia.croupier" and {"seat": 0} in [{"seat": p["seat"]} for p in e[2]["personas"]]
+               for e in events)
+    assert s.hp[5] == 2
+    s = game("A", roles, index=2)
+    order(s, 5, "deal", seats=[0])
+    order(s, 0, "sawnoff")
+    RES.resolve_night(s)
+    assert s.hp[5] == 1
+
+    roles = ["civilian", "boss", "officer", "killer", "maniac"]
+    s = game("C", roles, index=1, public=names({0: "Журналист"}, 5))
+    order(s, 0, "reportage", 1)
+    RES.resolve_day(s)
+    s.index, s.phase = 2, "night"
+    touch(s)
+    order(s, 1, "sawnoff")
+    events = RES.resolve_night(s)
+    assert any(e[1] == "mafia.personas" and e[2].get("ability") == "reportage" for e in events)
+    assert s.hp[0] == 2
+    s = game("C", roles, index=2, public=names({0: "Журналист"}, 5))
+    order(s, 0, "own_hands", 1)
+    order(s, 1, "sawnoff")
+    RES.resolve_night(s)
+    assert s.hp[0] == 1
+
+
+def test_the_bank_s_penalty_spares_the_highlander_on_nights_one_and_two():
+    """Банк (a card): «Если урона не было, наутро получает 1 урона»; Горец: «в первые две ночи не
+    получает урона». His night-1 or night-2 Банк with no damage costs him nothing (it cost him 1 HP,
+    the Hospital); from night 3 it does. A table started before (rules revision 2) keeps the old way,
+    so its log replays as played."""
+    roles = ["boss", "killer", "officer", "civilian", "maniac", "joker", "genius"]
+    for index, rev, hp in ((0, None, 2), (2, None, 2), (4, None, 1), (0, 2, 1)):
+        s = game("A", roles, index=index, public=names({3: "Горец"}, 7),
+                 **({} if rev is None else {"rules_rev": rev}))
+        s.cards[3] = 1
+        touch(s)
+        order(s, 3, "card", 3, play="bank")
+        RES.resolve_night(s)
+        assert s.hp[3] == hp, (index, rev, s.hp[3])
+    s = game("A", roles, index=0, public=names({3: "Горец"}, 7))  # (a Банк still blocks his damage)
+    s.cards[3] = 1
+    s.hp[3] = 1
+    touch(s)
+    order(s, 3, "card", 3, play="bank")
+    RES.resolve_night(s)
+    assert s.hp[3] == 1 and s.alive[3]
 
 
 def test_sawnoff_reaches_a_sociopath_who_acted_on_the_boss_on_night_one():
@@ -455,3 +619,61 @@ def test_respect_jails_only_attackers_whatever_names_the_pensioner(version):
         RES.resolve_night(s)
         assert s.alive[VICTIM] == survives, (harm, s.hp[VICTIM])
         assert (s.jail[source] == R.LIFE) == (harm == "pistol"), (harm, s.jail[source])
+
+
+# -- effects that react to personas learned of a seat (Дезинформация; the A/B Маньяк's Двойная жизнь)
+#    against every night order that learns them and the Крупье, which draws for many seats at once
+
+# personas of its target each information order draws (a new one must say how many: KeyError)
+LEARNS = {"mastermind": 2, "own_hands": 2, "informants": 1, "stalking": 1, "search": 0, "informer": 0,
+          "jury": 0, "mail": 0, "call": 0, "investigation": 0}
+PROBED_WITHOUT_DRAW = {"investigation"}  # Расследование reads the top persona (the Маньяк is told it)
+LEARNER, MANIAC, GENIUS = 0, 1, 6
+
+
+def learned_of_the_maniac(version: str, role: str | None, ab: R.Ability | None, cards: int) -> tuple[int, int]:
+    """Night 2; seat 0 uses ``ab`` on the Маньяк (seat 1; None: the Журналист's Расследование ordered
+    on him yesterday), seat 6 (a Злой Гений) uses Дезинформация on him, he holds ``cards`` (A: a
+    Джокер's Крупье draws for every seat with two). (plans the Гений got beyond the night's one, the
+    Маньяк's `probed` notices)."""
+    sixth = "joker" if V.RULESETS[version].cards else "officer"
+    roles = [role or "civilian", "maniac", sixth, "boss", "killer", "civilian", "genius"]
+    s = game(version, roles, index=1 if ab is None else 2,
+             public=names({LEARNER: "Журналист"} if ab is None else {}, len(roles)))
+    s.cards[MANIAC] = cards
+    s.cards[LEARNER] = 1
+    touch(s)
+    if ab is None:
+        order(s, LEARNER, "reportage", MANIAC)
+        RES.resolve_day(s)
+        s.index, s.phase = 2, "night"
+        touch(s)
+    else:
+        GAME.apply(s, LEARNER, naming(s, ab, None, MANIAC))
+    order(s, GENIUS, "disinformation", MANIAC)
+    before = s.plans[GENIUS]
+    events = RES.resolve_night(s)
+    probed = sum(1 for e in events if e[1] == "mafia.probed" and e[2]["seat"] == MANIAC)
+    return s.plans[GENIUS] - before - 1, probed
+
+
+@pytest.mark.parametrize("version", ABC)
+def test_persona_reactions_see_every_order_and_the_croupier(version):
+    """Дезинформация: «Если в эту ночь узнали хотя бы 2 Личины цели, получает 1 "план"»; A/B Маньяк:
+    «Всякий раз, как чужая способность требует знать его Личину, Маньяк узнает выпавшую Личину».
+    Each sees every draw of the target's persona tonight: any seat's information order, the
+    Журналист's result after the night, and the Крупье's draw among all the seats he reads."""
+    rs = V.RULESETS[version]
+    told = rs.double_life == "replace"
+    learners = [(role, ab) for role, public, ab, play in seat_pickers(version)
+                if ab.phase == "night" and ab.step == "info"] + [(None, None)]
+    failures: list[str] = []
+    for role, ab in learners:
+        draws = 1 if ab is None else 1 if (role, ab.key) == ("traitor", "own_hands") else LEARNS[ab.key]
+        for cards in ((0, 2) if rs.cards else (0,)):
+            total = draws + (1 if cards >= 2 else 0)  # (the Крупье's draw of him)
+            want = (1 if total >= 2 else 0, total + (1 if ab and ab.key in PROBED_WITHOUT_DRAW else 0) if told else 0)
+            got = learned_of_the_maniac(version, role, ab, cards)
+            if got != want:
+                failures.append(f"{version} {role} {ab.key if ab else 'reportage'} cards={cards}: {got}, expected {want}")
+    assert not failures, "\n".join(failures)

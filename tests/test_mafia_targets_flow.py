@@ -1,7 +1,8 @@
 """Forum Mafia over the wire (telnet and SSH): orders that name seats otherwise than by a target
 (issue 15; docs/mafia-protocol.md, Decisions, "Orders that name seats"). Five people: the five
 secret roles of a five-seat table are all dealt, each learns their own; Вера signs up as the
-Социопат. Night 1: a Кровавая баня that names the Социопат is refused in one line. Night 2: a
+Социопат. Night 1: a Кровавая баня that names the Социопат, and a letter to him, are refused in one
+line each, saying he is protected (the letter's said "already used"). Night 2: a
 Кровавая баня that names the Босс (a wrong guess, so no harm) meets his Обрез под столом, which
 answers it: the Маньяк goes to the Hospital, which the morning news tells everyone."""
 from __future__ import annotations
@@ -38,6 +39,9 @@ async def test_bloodbath_keeps_off_the_sociopath_and_the_sawnoff_answers_it_on_t
         maniac.send_line("ночь кровавая баня Социопат Босс")
         await maniac.expect("Кровавая баня: цель Вера выбрать нельзя — её защищает явная роль.")
         assert "Заявка принята: Кровавая баня" not in maniac.text
+    host.send_line("почта Вера привет")  # a letter is an ability like any other for Затворник
+    await host.expect("Почта: цель Вера выбрать нельзя — её защищает явная роль.")
+    assert "уже применяли" not in host.text
     for phase in ("Утро. Итоги ночи 1:", "Вечер. Итоги дня 1:"):  # nobody else orders, nobody votes
         for client in people.values():
             client.send_line("готов")

@@ -92,7 +92,7 @@ def target_refusal(s: MafiaState, seat: int, ab: Ability, target: Any) -> str | 
     return T.seat_refusal(s, seat, ab, target, P.refused(s, seat, ab), abilities(s, seat))  # (targets.py)
 
 
-def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int], refused: set) -> list[Any]:
+def _targets(s: MafiaState, seat: int, ab: Ability, living: list[int], refused: dict) -> list[Any]:
     """Every target ``_target_ok`` accepts, computed at once (for legal())."""
     kind = ab.target
     if kind == "none":

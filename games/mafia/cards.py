@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Audience, Event
+from . import public_roles as P
 from . import roles as R
 from . import versions as V
 from .abilities import ARG_CHECKS, _can_act, _is_seat, _json_scalar
@@ -246,7 +247,8 @@ def _damage_hook(n: _Night, target: int, attacks: list, total: Any) -> Any:
     if target in n.fate:  # Рука судьбы: death, not an attack (only Банк and Похищение stop it)
         total = max(total, s.hp[target])
     if target in n.banked:  # Банк: all damage blocked; none: 1 damage in the morning
-        total = 0 if total > 0 else 1
+        # (rules revision 3: not to a Горец on nights 1-2, who «не получает урона» of any kind)
+        total = 0 if total > 0 or (s.rules_rev >= 3 and P.immortal(s, target)) else 1
     saviours = n.kidnap.get(target)
     if total > 0 and saviours and V.rules(s).kidnap_damage:  # A/B: Похищение: no damage at all
         total = 0

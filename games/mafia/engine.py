@@ -219,7 +219,7 @@ class Mafia:
                 continue
             need = _need(s, ab)
             # the public roles' refusals (Социопат, Миллионер, Алкаш, ...), for orders that pick seats
-            refused = P.refused(s, seat, ab) if ab.target in ("other", "living") or need else set()
+            refused = P.refused(s, seat, ab) if ab.target in ("other", "living") or need else {}
             if key == "vote":
                 out.extend({"type": "vote", "target": t} for t in _targets(s, seat, ab, living, refused))
                 continue

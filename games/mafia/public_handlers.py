@@ -12,7 +12,7 @@ from ..base import Audience, Event
 from . import roles as R
 from .abilities import abilities
 from .night import AFTER_STEP, ANY_TIME, DAMAGE_HOOKS, _die, handler, _jail, tell_blocked
-from .public_roles import _a, _abuse, ATTACK_FREE, _free, looted, _pub, public_key, ROLES, _vip_target
+from .public_roles import _a, _abuse, ATTACK_FREE, _free, immortal, looted, _pub, public_key, ROLES, _vip_target
 from .state import draw_persona, EVERYONE
 from .roles import Ability, LAW, LIFE
 
@@ -205,7 +205,7 @@ def before_damage(n: Any) -> None:
             continue
         key = s.public[target]
         attacks = n.attacks.get(target, [])
-        if key == "highlander" and s.index in (0, 2):  # Бессмертие: no damage on nights 1-2
+        if immortal(s, target):  # Бессмертие: no damage on nights 1-2
             for a in attacks:
                 a[1] = 0
             n.harm.pop(target, None)

@@ -243,6 +243,11 @@ def in_hospital(s: Any, seat: int) -> bool:
     return not (s.public[seat] == "pensioner" or (pub and seat in pub.get("spirits", ())))
 
 
+def immortal(s: Any, seat: int) -> bool:
+    """Горец (Бессмертие, Т): «в первые две ночи не получает урона» (any damage of nights 1-2)."""
+    return s.public[seat] == "highlander" and s.index in (0, 2)
+
+
 def looted(s: Any, seat: int) -> tuple[str, ...]:
     got = s.pub.get("looted") if s.pub else None
     return tuple(got.get(seat, ())) if got else ()
@@ -286,25 +291,38 @@ def why_not(s: Any, seat: int, ab: Ability) -> str | None:
     return None
 
 
-def refused(s: Any, seat: int, ab: Ability) -> set:
-    """Targets the seat may not give this ability now (public roles' protections and limits)."""
-    out: set = set()
+def refused(s: Any, seat: int, ab: Ability) -> dict:
+    """Targets the seat may not give this ability now (public roles' protections and limits), each
+    with the reason a refusal names (the ``why`` of ``mafia.error.bad_target``): the target's state
+    first (Hospital, Jail), then a target used already, then a protection. A dict, read like a set."""
+    out: dict = {}
     key = ab.key
-    if s.index == 0:  # Социопат (Затворник): no target of others' abilities on night 1
-        out.update(x for x, k in enumerate(s.public) if k == "sociopath" and x != seat and not s.jailed(x))
-    if ab.phase == "day" and key != "vote":  # Миллионер (VIP): no active day ability but the vote
-        out.update(x for x, k in enumerate(s.public) if k == "millionaire" and x != seat)
-    if (ab.attack or key == "vote") and s.pub.get("pals"):  # Алкаш: his pals may not attack or vote him
-        out.update(d for d, pal, first, last in s.pub["pals"] if pal == seat and first <= s.index <= last)
     if key in ("beer", "fake_beer", "diversion"):  # not on a character in Hospital (Электрик: nor Jail)
-        out.update(x for x in s.living() if s.hospital(x) or (key == "diversion" and s.jailed(x)))
+        for x in s.living():
+            if s.hospital(x):
+                out.setdefault(x, "hospital")
+            elif key == "diversion" and s.jailed(x):
+                out.setdefault(x, "jailed")
         if key == "fake_beer":
-            out.update(s.used_on[seat].get("beer", ()))
+            out.update(dict.fromkeys((x for x in s.used_on[seat].get("beer", ()) if x not in out), "again"))
     if key == "mail" and s.public[seat] == "bard":  # never the same target twice per game
-        out.update(s.used_on[seat].get("mail", ()))
+        out.update(dict.fromkeys(s.used_on[seat].get("mail", ()), "again"))
         order = s.orders[seat].get("mail")
         if order:  # tonight's messages: another one to the same target replaces it
-            out.difference_update([order["target"]] + [m[0] for m in order.get("more", ())])
+            for x in [order["target"]] + [m[0] for m in order.get("more", ())]:
+                out.pop(x, None)
+    if s.index == 0:  # Социопат (Затворник): no target of others' abilities on night 1
+        for x, k in enumerate(s.public):
+            if k == "sociopath" and x != seat and not s.jailed(x):
+                out.setdefault(x, "protected")
+    if ab.phase == "day" and key != "vote":  # Миллионер (VIP): no active day ability but the vote
+        for x, k in enumerate(s.public):
+            if k == "millionaire" and x != seat:
+                out.setdefault(x, "protected")
+    if (ab.attack or key == "vote") and s.pub.get("pals"):  # Алкаш: his pals may not attack or vote him
+        for d, pal, first, last in s.pub["pals"]:
+            if pal == seat and first <= s.index <= last:
+                out.setdefault(d, "protected")
     return out
 
 

@@ -19,8 +19,9 @@ from . import public_roles as P
 from .roles import LIFE
 
 STALEMATE_PHASES = 4  # two full night+day cycles without change (4.6 #13)
-RULES_REVISIONS = (1, 2)
-RULES_REV = 2  # what a table starting today pins; 1: extra votes counted as a pending effect
+RULES_REVISIONS = (1, 2, 3)
+RULES_REV = 3  # what a table starting today pins; 1: extra votes counted as a pending effect;
+# 2: the Банк's penalty reaches a Горец on nights 1-2 (cards.py; 3 spares him)
 
 
 def timed_effects_pending(s: Any) -> bool:

@@ -79,7 +79,7 @@ class MafiaState:
         self.knowledge: list[list[dict[str, Any]]] = []  # results told to each seat, in order
         self.last_vote: dict[str, Any] | None = None
         self.quiet = 0  # phases in a row without change (stalemate)
-        self.rules_rev = Q.RULES_REV  # the stalemate rule's revision (stalemate.py)
+        self.rules_rev = Q.RULES_REV  # the rules revision pinned at the start (stalemate.py)
         self.actors: tuple[int, list[bool]] | None = None  # cache of _can_act for one phase
         self.public_cache: tuple[Any, dict[str, Any]] | None = None  # the public part of views
         self.winners: tuple[int, ...] | None = None

@@ -58,18 +58,12 @@ def named_seats(s: Any, order: dict[str, Any]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def protection(s: Any, ab: Ability, target: int, refused: set) -> str | None:
-    """The target's protections against this ability of this seat now (``refused``, the public
-    roles': Социопат, Миллионер, Алкаш, Пиво/Диверсия, the Бард's used targets), as a reason."""
-    if target not in refused:
-        return None
-    if ab.key in ("beer", "fake_beer", "diversion") and s.hospital(target):
-        return "hospital"
-    if ab.key == "diversion" and s.jailed(target):
-        return "jailed"
-    if ab.key in ("fake_beer", "mail"):  # Ерш after Пиво, the Бард's letters: once per target
-        return "again"
-    return "protected"
+def protection(s: Any, ab: Ability, target: int, refused: dict) -> str | None:
+    """The target's protections against this ability of this seat now, as the reason a refusal
+    names: ``refused`` (``public_roles.refused``: Социопат, Миллионер, Алкаш, Пиво/Диверсия, the
+    Бард's used targets) gives each refused seat with its own reason, so a Почта to the Социопат
+    on night 1 is refused as "protected", not as a letter sent already."""
+    return refused.get(target)
 
 
 def taken(s: Any, seat: int, ab: Ability, mine: dict[str, Ability]) -> set:
@@ -84,7 +78,7 @@ def taken(s: Any, seat: int, ab: Ability, mine: dict[str, Ability]) -> set:
     return out
 
 
-def _rules(s: Any, seat: int, ab: Ability, refused: set, mine: dict[str, Ability], kind: str,
+def _rules(s: Any, seat: int, ab: Ability, refused: dict, mine: dict[str, Ability], kind: str,
            shared: set | None = None) -> list[tuple[str, Any]]:
     """The rules that keep living seats from this order, in the order a refusal names them: (reason,
     the seats it refuses); the last, the target's protections (``protection`` names its reason)."""
@@ -100,7 +94,7 @@ def _rules(s: Any, seat: int, ab: Ability, refused: set, mine: dict[str, Ability
     return out
 
 
-def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: set, mine: dict[str, Ability],
+def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: dict, mine: dict[str, Ability],
                  kind: str | None = None, shared: set | None = None) -> str | None:
     """Why ``seat``'s ``ab`` may not name the seat ``target`` (a living seat is wanted; ``kind``
     "other" also refuses the user), None when it may. ``shared``: ``taken(...)``, computed once
@@ -115,7 +109,7 @@ def seat_refusal(s: Any, seat: int, ab: Ability, target: Any, refused: set, mine
     return None
 
 
-def _allowed(s: Any, seat: int, ab: Ability, living: list[int], refused: set, mine: dict[str, Ability],
+def _allowed(s: Any, seat: int, ab: Ability, living: list[int], refused: dict, mine: dict[str, Ability],
              kind: str) -> list[int]:
     skip: set = set()
     for _, seats in _rules(s, seat, ab, refused, mine, kind):
@@ -123,7 +117,7 @@ def _allowed(s: Any, seat: int, ab: Ability, living: list[int], refused: set, mi
     return [t for t in living if t not in skip] if skip else living
 
 
-def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any], refused: set,
+def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any], refused: dict,
                   mine: dict[str, Ability]) -> tuple[int, str] | None:
     """The first seat an order names besides its ``target`` that it may not touch, with the reason:
     each seat of a list is a target of its own (Раздача: other living seats); a character picked
@@ -142,13 +136,13 @@ def order_refusal(s: Any, seat: int, ab: Ability, order: dict[str, Any], refused
     return None
 
 
-def allowed_seats(s: Any, seat: int, ab: Ability, living: list[int], refused: set,
+def allowed_seats(s: Any, seat: int, ab: Ability, living: list[int], refused: dict,
                   mine: dict[str, Ability]) -> list[int]:
     """The living seats ``seat_refusal`` accepts for this ability now (legal())."""
     return _allowed(s, seat, ab, living, refused, mine, ab.target)
 
 
-def nameable(s: Any, seat: int, ab: Ability, living: list[int], refused: set,
+def nameable(s: Any, seat: int, ab: Ability, living: list[int], refused: dict,
              mine: dict[str, Ability]) -> list[int] | None:
     """For a legal() template whose arguments pick seats (a list of ``seats``, a public name that
     picks a character): the seats it may name (its ``among``); None for any other template."""
