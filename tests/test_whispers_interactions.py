@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 import itertools
+import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -375,3 +378,34 @@ def test_rule_3_audit_catches_the_first_reading():
     the next card holder returning although the player who returned had room for the card."""
     violations, _, _ = _rule_3_violations(1, "all", [(n, 0, ()) for n in (3, 4)])
     assert {"not stuck", "second return"} <= {v[0] for v in violations}
+
+
+OLD_LOGS = Path(__file__).resolve().parent / "data" / "whispers_old_logs.json"
+
+
+def _replayed(game: dict, options: dict) -> str:
+    s = GAME.new(game["players"], options, game["seed"])
+    events = [[e.key, e.params] for e in GAME.start_events(s)]
+    for seat, action in game["actions"]:
+        events += [[e.key, e.params] for e in GAME.apply(s, seat, action)]
+    events = json.loads(json.dumps(events))
+    return hashlib.sha256(json.dumps(events, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def test_games_logged_before_the_revision_replay_as_played():
+    """Games played by the code before the revision (tests/data/make_whispers_old_logs.py), each
+    with a round of two returns, stored as the old server stored them (no ``rules_rev``): the
+    table restored today (``restored_options``) sends exactly the events the old engine sent.
+    Played under today's revision instead, every one of them goes differently."""
+    from world.upgrades import restored_options
+
+    games = json.loads(OLD_LOGS.read_text(encoding="utf-8"))["games"]
+    assert len(games) == 8
+    for game in games:
+        assert "rules_rev" not in game["options"]
+        assert _replayed(game, restored_options(GAME, game["options"])) == game["events"], game["seed"]
+        try:
+            today = _replayed(game, {**game["options"], "rules_rev": E.RULES_REV})
+        except RuleError:  # a logged placement that today's rule refuses
+            continue
+        assert today != game["events"], game["seed"]
