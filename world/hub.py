@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any, Iterable, Protocol
 from games.collation import name_key
 
 from .aliases import AliasBooks
+from .channels import Channels
 from .inbox_spool import InboxSpool
 from .messages import Msg
 from .meters import Meters
 from .models import Account
 from .rooms import HALL
+from .scrollback import Scrollback
 from .social import Social
 
 if TYPE_CHECKING:
@@ -68,6 +70,8 @@ class World:
         self.meters = Meters()  # no metrics unless the server fills them in (server/metrics.py)
         self.aliases = AliasBooks()  # the aliases of the accounts online (world/aliases.py)
         self.social = Social()  # ignores, last tellers, who is away (world/social.py)
+        self.channels = Channels()  # who listens to `chat`, who is muted there (world/channels.py)
+        self.scrollback = Scrollback(config.section("chat")["scrollback_lines"])  # world/scrollback.py
 
     # presence ---------------------------------------------------------------------------
 
