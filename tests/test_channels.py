@@ -29,6 +29,13 @@ async def test_chat_channel_and_scrollback_over_both_doors(server_factory, tmp_p
     vera = await person(srv, "telnet", "Вера", lang="en")
     grisha = await person(srv, "ssh", "Гриша", lang="uk")
 
+    # `help` lists the new verbs among the hall's, in the reader's language.
+    grisha.send_line("допомога")
+    await grisha.expect("chat, балакати: канал «балачки»")
+    await grisha.expect("recall, історія чату: минулі репліки")
+    boris.send_line("help chanmute")
+    await boris.expect("заглушить канал КАНАЛ ИМЯ [СРОК] [ПРИЧИНА]")
+
     # In the hall: a line for the scrollback and a tell that must never be in one.
     boris.send_line("сказать добрый вечер, зал")
     await anna.expect("Борис говорит: «добрый вечер, зал»")
