@@ -181,3 +181,23 @@ async def test_chat_channel_and_scrollback_over_both_doors(server_factory, tmp_p
     vera.send_line("recall chat")
     await vera.expect("The chat channel: nobody has said anything here since the server started.")
     await vera.close()
+
+
+def test_scrollback_rings_are_bounded_and_keep_the_hall_and_channels():
+    """No server: a ring keeps its last N lines; past PLACES_KEPT places the table heard least
+    recently goes, never the hall or a channel; a reader's ignored senders are left out."""
+    from world.messages import msg
+    from world.scrollback import PLACES_KEPT, Scrollback, channel_place
+
+    back = Scrollback(3)
+    back.add("hall", 1, msg("say.other", name="A", text="old"))
+    back.add(channel_place("chat"), 2, msg("say.other", name="B", text="chat"))
+    for n in range(PLACES_KEPT + 5):
+        back.add(f"table:{n}", 1, msg("say.other", name="A", text=str(n)))
+    for text in ("a", "b", "c", "d"):
+        back.add("hall", 2 if text == "c" else 1, msg("say.other", name="A", text=text))
+    assert [line.message.params["text"] for line in back.last("hall", 10)] == ["b", "c", "d"]
+    assert [line.message.params["text"] for line in back.last("hall", 10, skip_senders={2})] == ["b", "d"]
+    assert [line.message.params["text"] for line in back.last(channel_place("chat"), 5)] == ["chat"]
+    assert back.last("table:0", 5) == [] and back.last(f"table:{PLACES_KEPT + 4}", 5)
+    assert Scrollback(0).last("hall", 5) == []
