@@ -13,7 +13,7 @@ from world.scrollback import channel_place
 
 from .admin import _protect, duration_and_reason
 from .admin_info import reason_after, utc_time
-from .base import CommandError, Ctx, command
+from .base import NEW_PREFIX, CommandError, Ctx, command
 from .hall import check_muted, check_silenced
 from .names import find_account
 
@@ -48,7 +48,7 @@ async def speak(ctx: Ctx, channel: str, text: str) -> None:
     world.scrollback.add(channel_place(channel), ctx.account.id, line)
 
 
-@command("chat", "болтать", "болталка", "чат", "балакати", "балачки", "ooc")
+@command("chat", "болтать", "болталка", "чат", "балакати", "балачки", "ooc", min_prefix=NEW_PREFIX)
 async def chat(ctx: Ctx) -> None:
     text = ctx.rest.strip()
     name = msg("channel.name.chat")
@@ -65,7 +65,7 @@ async def chat(ctx: Ctx) -> None:
     await speak(ctx, "chat", text)
 
 
-@command("channels", "каналы", "канали")
+@command("channels", "каналы", "канали", min_prefix=NEW_PREFIX)
 async def channels(ctx: Ctx) -> None:
     mutes = await ctx.world.channels.mutes_of(ctx.account.id)
     ctx.reply("channel.list_header")
@@ -87,7 +87,8 @@ def _channel_arg(ctx: Ctx, usage: str) -> str:
     return channel
 
 
-@command("chanmute", "заглушить канал", "заглушити канал", role="moderator", completes=("player",))
+@command("chanmute", "заглушить канал", "заглушити канал", role="moderator", completes=("player",),
+         min_prefix=NEW_PREFIX)
 async def chanmute(ctx: Ctx) -> None:
     channel = _channel_arg(ctx, "help.usage.chanmute")
     target = await find_account(ctx, ctx.args[1])
@@ -108,7 +109,8 @@ async def chanmute(ctx: Ctx) -> None:
     ctx.reply("channel.muted_done", name=target.name, channel=name, minutes=minutes)
 
 
-@command("chanunmute", "разглушить канал", "розглушити канал", role="moderator", completes=("player",))
+@command("chanunmute", "разглушить канал", "розглушити канал", role="moderator", completes=("player",),
+         min_prefix=NEW_PREFIX)
 async def chanunmute(ctx: Ctx) -> None:
     channel = _channel_arg(ctx, "help.usage.chanunmute")
     target = await find_account(ctx, ctx.args[1])

@@ -11,7 +11,7 @@ from world.messages import Msg, msg
 from world.rooms import HALL
 from world.scrollback import Line, channel_place
 
-from .base import CommandError, Ctx, command
+from .base import NEW_PREFIX, CommandError, Ctx, command
 
 HALL_WORDS = {"hall", "зал", "зала"}
 TABLE_WORDS = {"table", "стол", "стіл"}
@@ -61,7 +61,8 @@ def _place(ctx: Ctx, word: str | None) -> tuple[str, Msg]:
     raise CommandError("recall.unknown_place", word=word)
 
 
-@command("recall", "история чата", "история", "історія чату", "історія", "scrollback")
+@command("recall", "история чата", "история", "історія чату", "історія", "scrollback",
+         min_prefix=NEW_PREFIX)
 async def recall(ctx: Ctx) -> None:
     words = list(ctx.args)
     kept = ctx.world.scrollback.lines_kept

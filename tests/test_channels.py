@@ -201,3 +201,20 @@ def test_scrollback_rings_are_bounded_and_keep_the_hall_and_channels():
     assert [line.message.params["text"] for line in back.last(channel_place("chat"), 5)] == ["chat"]
     assert back.last("table:0", 5) == [] and back.last(f"table:{PLACES_KEPT + 4}", 5)
     assert Scrollback(0).last("hall", 5) == []
+
+
+def test_the_new_verbs_take_no_short_start_players_already_use():
+    """No server: `ch` at a Coup table is still challenge, `бо` still боты, `ка` still казати;
+    the new verbs answer to a start of four letters or more (commands/base.py NEW_PREFIX)."""
+    import commands.load_all  # noqa: F401
+    from commands import parser
+    from commands.base import GAME, HALL, REGISTRY, TABLE
+
+    def key(verb: str, contexts: set[str], game: str | None = None) -> str | None:
+        cmd, _ = parser.resolve(verb, parser._available(frozenset(contexts), "player", game, len(REGISTRY)))
+        return cmd.key if cmd else None
+
+    assert key("ch", {TABLE, GAME}, "coup") == key("cha", {TABLE, GAME}, "coup") == "challenge"
+    assert key("бо", {TABLE}) == "bots" and key("ка", {HALL}) == "say" and key("c", {HALL}) == "color"
+    assert key("болт", {HALL}) == key("бала", {TABLE, GAME}, "coup") == "chat"
+    assert key("исто", {HALL}) == key("reca", {HALL}) == "recall" and key("кана", {HALL}) == "channels"
