@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from games.collation import name_key
 from world.aliases import MAX_DEPTH, NAME_LENGTH, expand, fold, valid_name
 
 from .base import REGISTRY, Command, CommandError, Ctx, command
@@ -78,7 +79,7 @@ def _list(ctx: Ctx) -> None:
         ctx.reply("alias.none")
         return
     ctx.reply("alias.list_header", n=len(book), limit=limit)
-    for name, text in sorted(book.values(), key=lambda e: fold(e[0])):
+    for name, text in sorted(book.values(), key=lambda e: name_key(e[0])):
         ctx.reply("alias.list_hidden" if is_builtin(name) else "alias.list_line", name=name, text=text)
 
 

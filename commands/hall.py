@@ -1,4 +1,4 @@
-"""The hall: look, who, say, emote, tell, inbox, lang, encoding, color, help, rules, quit."""
+"""The hall: look, who, say, emote, tell, lang, encoding, color, help, rules, quit."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from world.hub import HALL
 from world.i18n import LANGUAGES, has, normalize_lang
 from world.messages import msg
-from world.models import Account, InboxItem
+from world.models import Account
 
 from .admin_info import session_doors
 from .base import EVERYWHERE, CommandError, Ctx, command
@@ -154,26 +154,6 @@ async def tell_to(ctx: Ctx, target: Account, text: str) -> None:
         ctx.reply_msg(away)
 
 
-def inbox_time(when: datetime) -> str:
-    """An inbox item's time with its zone, as ban expiries are written: «01.12 14:05 UTC» (the
-    database keeps UTC; a naive value is UTC)."""
-    moment = when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
-    return moment.strftime("%d.%m %H:%M UTC")
-
-
-@command("inbox", "почта", "входящие", "пошта")
-async def inbox(ctx: Ctx) -> None:
-    items = await InboxItem.filter(account_id=ctx.account.id).order_by("-id").limit(20)
-    if not items:
-        ctx.reply("inbox.empty")
-        return
-    ctx.reply("inbox.header", n=len(items))
-    for item in reversed(items):
-        stamp = inbox_time(item.created_at)
-        ctx.reply("inbox.item", when=stamp, text=msg(item.key, **item.params))
-    await InboxItem.filter(account_id=ctx.account.id, delivered=False).update(delivered=True)
-
-
 @command("lang", "язык", "мова", "language")
 async def lang(ctx: Ctx) -> None:
     code = normalize_lang(ctx.args[0]) if ctx.args else None
@@ -226,6 +206,7 @@ UKRAINIAN_VERBS = {"хто", "казати", "шепнути", "пошта", "м
                    "залишити", "показати", "повернути", "вибрати", "дохід", "іноземна", "обмін",
                    "покласти", "передати", "скасувати", "готовий", "клас", "скинутипароль", "слухати",
                    "балакати", "балачки", "канали", "заглушити канал", "розглушити канал"}
+UKRAINIAN_VERBS |= {"дошка", "новини", "оголошення"}  # the board, news, motd (commands/board.py, commands/news.py)
 
 
 def main_verbs(cmd, lang: str) -> list[str]:

@@ -20,3 +20,7 @@ from .games import mafia  # noqa: F401
 from .games import mafia_signup  # noqa: F401
 from .games import revolution  # noqa: F401
 from .games import whispers  # noqa: F401
+from . import motd  # noqa: F401
+from . import news  # noqa: F401
+from . import board  # noqa: F401
+from . import inbox  # noqa: F401

@@ -9,7 +9,7 @@ from games.base import RuleError
 from world.absence import take_seat_back
 from world.accounts import parse_duration
 from world.db import is_storage_failure
-from world.inbox_missed import take_missed
+from world.inbox import waiting
 from world.messages import msg
 from world.presenters import present_view
 from world import table_options
@@ -190,11 +190,9 @@ async def join(ctx: Ctx) -> None:
     number = _table_number(ctx)
     table = await run_table_op(ctx, ctx.world.tables.join(ctx.account, number))
     ctx.reply("table.you_joined", number=table.number, game=msg(f"game.{table.game_name}"))
-    missed = await take_missed(ctx.world, ctx.account.id, table.number) if table.running else []
-    if missed:  # back at one's seat: what the table said meanwhile
-        ctx.reply("inbox.missed_header", n=len(missed))
-        for message in missed:
-            ctx.reply_msg(message)
+    # Back at one's seat: what the table said meanwhile (or how much, when it is long).
+    for message in await waiting(ctx.world, ctx.account.id, table.number) if table.running else []:
+        ctx.reply_msg(message)
     show_table(ctx, table)
 
 

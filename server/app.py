@@ -7,13 +7,13 @@ import signal
 from typing import Any, Callable
 
 from commands.recall import show_hall_entry
-from world import accounts, db, log_redact, login_guard, login_history, logins, profiles, schema
+from world import accounts, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles, schema
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.hub import World
 from world.messages import msg
-from world.models import Account, InboxItem
+from world.models import Account
 from world.table_restore import TablesNotRestored
 from world.tables import TableManager
 
@@ -35,7 +35,8 @@ class App:
         self.throttle, self.checks = login_guard.from_config(acc)
         self.creations = accounts.CreationLimit(int(acc["new_accounts_per_address"]),
                                                 float(acc["new_accounts_window"]), acc["new_accounts_exempt"])
-        self.logins = logins.Logins(self.throttle, self.checks, self.creations, acc["admins"])
+        self.logins = logins.Logins(self.throttle, self.checks, self.creations, acc["admins"],
+                                    meters=lambda: self.world.meters)
         limits = config.section("limits")
         self.connections = ConnectionLimit(int(limits["connections_per_address"]), limits["connections_exempt"])
         self.accept_trouble = listener.AcceptTrouble()
@@ -48,6 +49,7 @@ class App:
         self.metrics: ServerMeters | None = None  # [metrics] port set: /metrics (server/metrics.py)
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
+        self.inbox_sweep: asyncio.Task | None = None  # drops expired inbox items (world/inbox.py)
         self.on_sighup: Callable[[], None] | None = None  # set by serve(): SIGHUP reloads the config
         self.control = control.ControlServer(self, control.socket_path(config.data_dir))
 
@@ -87,6 +89,8 @@ class App:
                                        f"the next start tries again once the database works; "
                                        f"{startup.DB_URL_HINT}") from err
         await accounts.settle_config_admins(cfg.section("accounts")["admins"])
+        # At start, then hourly: items past [inbox] retention_days go (a login also sweeps its own).
+        self.inbox_sweep = loop.create_task(inbox.purge_loop(float(cfg.section("inbox")["retention_days"])))
         await self.control.start()
         self.telnet, self.telnet_port = await start_telnet(self, self.telnet_sockets)
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
@@ -111,8 +115,13 @@ class App:
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
               + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
 
+    def _stop_inbox_sweep(self) -> None:
+        if self.inbox_sweep is not None:
+            self.inbox_sweep.cancel()
+
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
+        self._stop_inbox_sweep()
         await self.control.close()
         for closer in (self.telnet, self.ssh):
             if closer is not None:
@@ -144,8 +153,7 @@ class App:
         await accounts.sync_admin_role(account, self.config.section("accounts")["admins"])
         ban = await accounts.active_ban(account.name, session.address)
         if ban:
-            self.world.meters.login_refused(session.kind, "login.banned")
-            self.logins.failed.record(session.kind, session.address, account.name, "banned")
+            self.logins.refused_login(session.kind, session.address, account.name, "login.banned")
             await session.close(ban_notice(ban))
             return
         self.world.meters.login(session.kind)
@@ -167,9 +175,9 @@ class App:
         with best_effort("the aliases of %s", account.name):  # typing works without them
             await self.world.aliases.load(account.id)
         session.send("login.welcome", name=account.name)
-        motd = str(self.config.server.get("motd", "")).strip()
-        if motd:  # the host's own text, in whatever language they wrote it
-            session.send("login.motd", text=motd)
+        with best_effort("the notices of %s", account.name):  # the motd, unread news (world/notices.py)
+            for line in await notices.at_login(self.world, account, str(self.config.server.get("motd", ""))):
+                session.send_msg(line)
         await self.show_missed(session, account)
         if first:
             self.world.broadcast(self.world.where(account.id), msg("hall.arrives", name=account.name),
@@ -180,17 +188,10 @@ class App:
         await show_hall_entry(self.world, session, account.id)  # back in the hall: its last lines
 
     async def show_missed(self, session: Any, account: Account) -> None:
-        """Tells and whispers kept while the player was away, in order."""
-        await self.world.inbox_spool.flush()  # any held while storage was failing come first
-        items = await InboxItem.filter(account=account, delivered=False).order_by("id")
-        if not items:
-            return
-        session.send("inbox.missed_header", n=len(items))
-        for item in items:
-            session.send(item.key, **item.params)
-        # Not stored: they are shown once more at the next login, which beats not letting in.
-        with best_effort("the inbox of %s as read", account.name):
-            await InboxItem.filter(id__in=[i.id for i in items]).update(delivered=True)
+        """Tells and news kept while the player was away: in order, or a line per long group
+        pointing at `inbox` (world/inbox.py)."""
+        for message in await inbox.at_login(self.world, account.id):
+            session.send_msg(message)
 
     async def logged_out(self, session: Any) -> None:
         last = self.world.disconnected(session)
@@ -233,6 +234,7 @@ class App:
             return
         self.world.shutting_down = True
         await self.control.close()
+        self._stop_inbox_sweep()
         self.world.broadcast_all(msg("admin.shutdown_now"))
         if self.world.tables:
             await self.world.tables.stop()  # runners finish their current action and write

@@ -69,6 +69,12 @@ DEFAULTS: dict[str, Any] = {
         "answer_guard": 1.5,
         "autopass_smart_seconds": 4,
     },
+    # The board of players' notes (`board`: world/board.py).
+    "board": {"note_length": 300, "page_size": 10, "posts_per_window": 5, "post_window": 600},
+    "inbox": {
+        "retention_days": 90,  # items older than this are dropped (at start, hourly, at login)
+        "login_lines": 20,  # a group waiting at login longer than this is summed up, not printed
+    },
     # Prometheus text at http://host:port/metrics (server/metrics.py); off by default.
     "metrics": {"host": "127.0.0.1", "port": -1},
     "log": {

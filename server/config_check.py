@@ -116,6 +116,16 @@ RULES: dict[str, dict[str, Rule]] = {
         "answer_guard": Rule("number", 0, 60),
         "autopass_smart_seconds": Rule("number", 0, 3600),
     },
+    "board": {
+        "note_length": Rule("int", 1, 100_000),
+        "page_size": Rule("int", 1, 1000),
+        "posts_per_window": Rule("int", 1, 1_000_000),
+        "post_window": Rule("number", 0, 30 * DAY),
+    },
+    "inbox": {
+        "retention_days": Rule("number", 0.001, 100 * 365),
+        "login_lines": Rule("int", 0, 100_000),
+    },
     "metrics": {
         "host": Rule("text", nonempty=True),
         "port": Rule("int", -1, 65535),  # -1: off; 0: any free port

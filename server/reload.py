@@ -46,6 +46,7 @@ LIVE = frozenset({
     "limits.connections_per_address", "limits.connections_exempt",
     "limits.aliases_per_account", "limits.alias_length",
     "tables", "games",
+    "board",
     "log.level",
 })
 

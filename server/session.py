@@ -336,13 +336,13 @@ class Session:
             return
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
-            self.app.logins.failed.record(self.kind, self.address, name, "wait")
+            self.app.logins.refused_login(self.kind, self.address, name, "login.wait")
             self.send("login.wait", seconds=int(wait) + 1)
             self.send("login.ask_name")
             return
         ban = await accounts.active_ban(name, self.address)
         if ban:
-            self.app.logins.failed.record(self.kind, self.address, name, "banned")
+            self.app.logins.refused_login(self.kind, self.address, name, "login.banned")
             await self.close(ban_notice(ban))
             return
         self.pending_name = name
@@ -382,7 +382,6 @@ class Session:
         """Say why the login or the new account was refused (and ask the name again)."""
         if outcome.refusal is None:
             return False
-        self.world.meters.login_refused(self.kind, outcome.refusal)
         self.send(outcome.refusal, **outcome.params)
         self.send("login.ask_name")
         return True

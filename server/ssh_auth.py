@@ -107,7 +107,6 @@ class KorchmaSSHServer(asyncssh.SSHServer):
     def _throttled(self, name: str) -> bool:
         wait = self.app.throttle.wait_left(name, self.address)
         if wait > 0:
-            self.app.world.meters.login_refused("ssh", "login.wait")
             self._banner("login.wait", seconds=int(wait) + 1)
             return True
         return False
@@ -122,13 +121,12 @@ class KorchmaSSHServer(asyncssh.SSHServer):
         name = username.strip()
         self.account, self.key_blobs, self.refused = None, set(), False
         if self._throttled(name):
-            self.app.logins.failed.record("ssh", self.address, name, "wait")
+            self.app.logins.refused_login("ssh", self.address, name, "login.wait")
             self.refused = True
             return True
         ban = await accounts.active_ban(name, self.address)
         if ban:
-            self.app.world.meters.login_refused("ssh", "login.banned")
-            self.app.logins.failed.record("ssh", self.address, name, "banned")
+            self.app.logins.refused_login("ssh", self.address, name, "login.banned")
             # Say until when (and why) and hang up: more Password prompts could never work.
             notice = ban_notice(ban)
             self._banner(notice.key, **notice.params)
@@ -184,7 +182,6 @@ class KorchmaSSHServer(asyncssh.SSHServer):
     def logged(self, outcome: logins.Outcome) -> bool:
         """A password login's outcome (either method): the refusal told, or the account taken."""
         if outcome.refusal is not None:
-            self.app.world.meters.login_refused("ssh", outcome.refusal)
             self._banner(outcome.refusal, **outcome.params)
             return False
         self.account, self.created, self.failures = outcome.account, outcome.created, outcome.failures

@@ -660,7 +660,9 @@ async def test_two_people_claim_challenge_block_in_both_languages(server):
 
 async def test_away_player_finds_the_game_in_their_language(server_factory):
     """Events kept in the inbox (role names as nested messages, stored as JSON) read right later."""
-    srv = server_factory("[tables]\nafk_timeouts = 1\nbot_delay = 0.05")
+    # login_lines: the whole game is printed at login here (by default a long one is summed up
+    # and read with `inbox table N`: tests/test_inbox_folders.py), to read every kept event.
+    srv = server_factory("[tables]\nafk_timeouts = 1\nbot_delay = 0.05\n[inbox]\nlogin_lines = 10000")
     anna = await log_in(srv.telnet_port, "Анна")
     number = await open_table(anna, "открыть переворот reaction=5 turn=10 seats=3")
     anna.send_line("боты 2")

@@ -36,7 +36,7 @@ async def test_inbox_times_say_their_zone(server, door):
 def test_a_naive_database_time_reads_as_utc():
     from datetime import datetime, timedelta, timezone
 
-    from commands.hall import inbox_time
+    from world.inbox import stamp as inbox_time
 
     assert inbox_time(datetime(2026, 12, 1, 14, 5)) == "01.12 14:05 UTC"
     kyiv = timezone(timedelta(hours=2))

@@ -587,15 +587,15 @@ async def test_twelve_seats_humans_and_bots_to_the_end(server):
         if p.died_at is not None and not p.silenced_seen:
             assert p.over()  # the game ended with that death: nothing to refuse
 
-    # The inbox keeps the news for rereading (`почта` alone at a Mafia table is the inbox): the
-    # last items end with the result, after the news of the last phase.
-    item = r"\[\d\d\.\d\d \d\d:\d\d UTC\]\s+"
+    # The inbox keeps the news for rereading (`почта стол N` at a Mafia table is the inbox): the
+    # newest page ends with the result, after the news of the last phase.
+    item = r"\[\d\d\.\d\d \d\d:\d\d UTC\]\s+(?:новое\s+|new\s+)?"
     for client, header, news, result in (
-            (anna, r"Последни[ех] \d+ сообщени", r"(Вечер\. Итоги дня|Утро\. Итоги ночи) \d+:",
+            (anna, rf"Стол {number}, новости для вас \(\d+ сообщени", r"(Вечер\. Итоги дня|Утро\. Итоги ночи) \d+:",
              r"(Игра окончена\.|Пат:)"),
-            (boris, r"The last \d+ messages?:", r"(Evening|Morning)\. What (Day|Night) \d+ brought:",
+            (boris, rf"Table {number}, news for you \(\d+ messages?", r"(Evening|Morning)\. What (Day|Night) \d+ brought:",
              r"(The game is over\.|Stalemate:)")):
-        client.send_line("почта" if client is anna else "inbox")
+        client.send_line(f"почта стол {number}" if client is anna else f"inbox table {number}")
         await client.expect(re.compile(header))
         since = client.mark
         await client.expect(re.compile(item + result), timeout=10)

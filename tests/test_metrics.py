@@ -93,6 +93,9 @@ async def test_metrics_show_logins_sessions_tables_and_latencies_and_status_read
     guesser.send_line("not-his-password")
     await guesser.expect(ru("login.bad_password"))
     await guesser.expect(NAME_PROMPT)
+    guesser.send_line("Boris")  # refused at the name prompt, before any password: counted too
+    await guesser.expect(ru("login.wait", seconds=5).split(" 5")[0])
+    await guesser.expect(NAME_PROMPT)
     refused, banners = await attempt(srv.ssh_port, "Анна", "not-her-password")
     assert refused is None and ru("login.bad_password") in banners
 
@@ -107,6 +110,7 @@ async def test_metrics_show_logins_sessions_tables_and_latencies_and_status_read
     assert value(found, "korchma_logins_total", door="ssh") == 1
     assert value(found, "korchma_login_failures_total", door="telnet", reason="bad_password") == 1
     assert value(found, "korchma_login_failures_total", door="ssh", reason="bad_password") == 1
+    assert value(found, "korchma_login_failures_total", door="telnet", reason="wait") == 1
     assert value(found, "korchma_tables") == 0
     await guesser.close()
 
@@ -150,7 +154,7 @@ async def test_metrics_show_logins_sessions_tables_and_latencies_and_status_read
     assert f"telnet {srv.telnet_port}, ssh {srv.ssh_port}, metrics 127.0.0.1:{port}" in lines[0]
     assert lines[1] == "sessions: 2 (ssh 1, telnet 1), logged in 2", during.stdout
     assert lines[2] == "tables: 1 (finished 1); open and running by game: none", during.stdout
-    assert lines[3] == f"logins: 2, refused 2; actions applied: {int(actions)}", during.stdout
+    assert lines[3] == f"logins: 2, refused 3; actions applied: {int(actions)}", during.stdout
     assert re.fullmatch(r"event-loop lag: \d+\.\d ms", lines[4]), during.stdout
     assert during.stderr == ""
 

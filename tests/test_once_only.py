@@ -81,6 +81,12 @@ async def test_mafia_observer_master_reads_each_public_event_once(server_factory
         text = flat(reader.text)
         for line in news:
             assert text.count(line) == 1, (line, text[-3000:])
+    # Seated in the running game, `почта` with an inbox request is still the inbox, not a letter
+    # (world/inbox.py; `почта ИМЯ ТЕКСТ` is the Mafia's letter).
+    anna.send_line(f"почта стол {number}")
+    await anna.expect(re.compile(rf"Стол {number}, новости для вас \(\d+ сообщени"))
+    anna.send_line("почта 2")
+    await anna.expect("Страницы 2 нет: их 1.")
     for client in (anna, vika, guest):
         await client.close()
     await warden.close()

@@ -25,8 +25,15 @@ async def test_ignore_reply_and_afk_across_doors(server_factory, tmp_path):
     await anna.expect("Себя игнорировать нельзя.")
     anna.send_line("игнор Борис")
     await anna.expect("Вы больше не слышите Бориса")
+    for other in ("Яков", "Ёлка"):  # the list in a Russian reader's order: Ё beside Е, not after Я
+        await (await person(srv, "ssh", other)).close()
+        anna.send_line(f"игнор {other}")
+        await anna.expect("Вы больше не слышите")
     anna.send_line("игнор")
-    await anna.expect("Вы игнорируете: Борис.")
+    await anna.expect("Вы игнорируете: Борис, Ёлка, Яков.")
+    anna.send_line("слушать Яков")
+    anna.send_line("слушать Ёлка")
+    await anna.expect("Ёлк")
     anna.send_line("шепнуть Борис эй")  # an answer would not reach her: refused, and said why
     await anna.expect("Вы игнорируете Бориса и ответа не услышите")
 

@@ -267,7 +267,9 @@ async def test_writes_after_the_commit_neither_stall_nor_lose(server_factory, pg
     (the inbox items are held and written later, in order), a finish that cannot be stored pauses
     the table until it can, and the away player reads everything at login."""
     url = pg_database
-    srv = server_factory(f'[server]\ndatabase_url = "{url}"\n[games.bids]\nseconds = 2', data_dir=tmp_path / "data")
+    # login_lines: his whole inbox is printed at login (not summed up), to read it in order.
+    srv = server_factory(f'[server]\ndatabase_url = "{url}"\n[games.bids]\nseconds = 2\n[inbox]\nlogin_lines = 1000',
+                         data_dir=tmp_path / "data")
     anna = await telnet(srv, "Анна")
     boris = await ssh(srv, "Борис")
     number = await open_table(anna, "открыть торги rounds=3")

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from . import accounts, password_reset
 from .audit import audit
 from .best_effort import best_effort
 from .failed_logins import FailedLogins
 from .login_guard import Checked, ChecksBusy, LoginThrottle, PasswordChecks
+from .meters import Meters
 from .models import Account
 
 log = logging.getLogger("korchma.logins")
@@ -55,16 +56,25 @@ async def store_rehash(account: Account, new_hash: str) -> None:
 
 
 class Logins:
+    """``meters``: gives the world's meters at the moment of asking (the metrics, when they are
+    on, are installed after this is made)."""
+
     def __init__(self, throttle: LoginThrottle, checks: PasswordChecks, creations: accounts.CreationLimit,
-                 admins: list[str]) -> None:
+                 admins: list[str], meters: Callable[[], Meters] = Meters) -> None:
         self.throttle, self.checks, self.creations, self.admins = throttle, checks, creations, admins
         self.failed = FailedLogins()
+        self.meters = meters
+
+    def refused_login(self, door: str, address: str, name: str, refusal: str) -> None:
+        """The one place a refused login is recorded, whichever door and step refused it: the
+        audit trail gets the name tried and why (the refusal's key without its catalog section:
+        bad_password, wait, banned, name_taken...; never the password), the metrics its full key."""
+        self.failed.record(door, address, name, refusal.rpartition(".")[2])
+        self.meters().login_refused(door, refusal)
 
     def audited(self, outcome: Outcome, door: str, address: str, name: str) -> Outcome:
-        """A refused login goes to the audit trail: the name tried and why (the refusal's key
-        without its catalog section: bad_password, wait, busy, name_taken, ...), never the password."""
         if outcome.refusal is not None:
-            self.failed.record(door, address, name, outcome.refusal.rpartition(".")[2])
+            self.refused_login(door, address, name, outcome.refusal)
         return outcome
 
     def _before_check(self, name: str, address: str) -> Outcome | None:
@@ -133,9 +143,9 @@ class Logins:
         try:
             new_hash = await self.checks.hash(address, password)
         except ChecksBusy:
-            return refused("login.busy")
+            return self.audited(refused("login.busy"), door, address, account.name)
         if not await password_reset.complete(account, reset_id, new_hash, door, address):
-            return refused("login.reset_used")
+            return self.audited(refused("login.reset_used"), door, address, account.name)
         return Outcome(account, failures=self.throttle.succeeded(account.name, address))
 
     async def create(self, name: str, address: str, password: str, lang: str, encoding: str | None,

@@ -1,5 +1,5 @@
 """tortoise-orm models: accounts and keys, tables and seats, the action log, the inbox, bans,
-where accounts logged in from, who ignores whom."""
+where accounts logged in from, who ignores whom, the message of the day, news and the board."""
 from __future__ import annotations
 
 from tortoise import fields
@@ -55,15 +55,17 @@ class InboxItem(Model):
 
     id = fields.IntField(primary_key=True)
     account = fields.ForeignKeyField("models.Account", related_name="inbox", on_delete=fields.CASCADE)
-    kind = fields.CharField(max_length=16)  # tell | whisper | news | system
+    kind = fields.CharField(max_length=16)  # tell | game | system (world/inbox.py: tells vs news)
     key = fields.CharField(max_length=128)
     params = fields.JSONField(default=dict)
     table_id = fields.IntField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
-    delivered = fields.BooleanField(default=False)
+    delivered = fields.BooleanField(default=False)  # shown on a screen: read
 
     class Meta:
         table = "inbox_item"
+        # The folders (an account's tells, an account's news of one table) and the retention sweep.
+        indexes = (("account_id", "kind"), ("account_id", "table_id"), ("created_at",))
 
 
 class Ban(Model):
@@ -193,6 +195,62 @@ class Ignore(Model):
     class Meta:
         table = "account_ignore"
         unique_together = (("owner", "ignored"),)
+
+
+class ServerSetting(Model):
+    """A setting an admin changes while the server runs, kept across restarts: the message of the
+    day set with `motd set` (world/motd.py). One row per key; who set it last, and when."""
+
+    id = fields.IntField(primary_key=True)
+    key = fields.CharField(max_length=64, unique=True)
+    value = fields.TextField()
+    by = fields.CharField(max_length=NAME_LENGTH, default="")
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "server_setting"
+
+
+class NewsItem(Model):
+    """A piece of news an admin posted (`news post TITLE | TEXT`: world/news.py)."""
+
+    id = fields.IntField(primary_key=True)
+    title = fields.CharField(max_length=200)
+    text = fields.TextField()
+    by = fields.CharField(max_length=NAME_LENGTH, default="")  # the admin's name when posted
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "news_item"
+
+
+class NewsRead(Model):
+    """An account has read a piece of news: it no longer counts as unread at login."""
+
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="news_read", on_delete=fields.CASCADE)
+    item = fields.ForeignKeyField("models.NewsItem", related_name="read_by", on_delete=fields.CASCADE)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "news_read"
+        unique_together = (("account", "item"),)
+
+
+class BoardNote(Model):
+    """A note on the board (`board post TEXT`), or a reply to one (``parent`` set): notes and
+    replies share one numbering, so `board read N` and `board delete N` take either
+    (world/board.py). An account's notes go with the account."""
+
+    id = fields.IntField(primary_key=True)
+    author = fields.ForeignKeyField("models.Account", related_name="board_notes", on_delete=fields.CASCADE)
+    parent = fields.ForeignKeyField("models.BoardNote", related_name="replies", null=True,
+                                    on_delete=fields.CASCADE)
+    text = fields.TextField()  # cleaned like all player text; its length is board.note_length
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "board_note"
 
 
 class ChannelMute(Model):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from games.collation import name_key as reading_order
+
 from .accounts import name_key
 from .messages import Msg, msg
 from .models import Account, Ignore, InboxItem
@@ -74,7 +76,7 @@ class Social:
 
     async def ignored_names(self, owner_id: int) -> list[str]:
         ids = await self.ignoring(owner_id)
-        return sorted(await Account.filter(id__in=list(ids)).values_list("name", flat=True), key=str.casefold)
+        return sorted(await Account.filter(id__in=list(ids)).values_list("name", flat=True), key=reading_order)
 
     # tells --------------------------------------------------------------------------------
 

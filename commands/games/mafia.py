@@ -3,7 +3,7 @@
 Orders: `night ABILITY [TARGET] [ARGS]` / `ночь` / `ніч` (also `use` / `применить`), and
 `day ABILITY TARGET` / `день` — both verbs take any ability, the engine says when one is out of
 its phase ("any time" abilities such as `двойная жизнь` work with either). `vote NAME` / `голос`,
-`mail NAME|city TEXT` / `почта ИМЯ|город ТЕКСТ` (alone, `почта` is still the inbox), `orders` /
+`mail NAME|city TEXT` / `почта ИМЯ|город ТЕКСТ` (alone, or with an inbox request such as `почта стол 3`, `почта` is still the inbox), `orders` /
 `заявки`, `cancel ABILITY|vote|mail|all` / `отмена`, `ready` / `готов`. The Mafia's channel:
 `team TEXT` / `свои ТЕКСТ`. Before the start, at an open Mafia table: `class NAME` / `класс`
 (the public role, «Класс» of the sign-up: commands/games/mafia_signup.py), `roles [A|B|C]` /
@@ -52,6 +52,7 @@ from world.presenters import mafia_names as N
 from world.text import clean_line
 
 from ..base import REGISTRY, CommandError, Ctx, command
+from ..inbox import inbox, parse_request
 from ..table import ROLE_LISTS, game_action
 from .mafia_words import GAME, abilities_vocab, fold, roles_vocab
 from .mafia_seat import Seat
@@ -95,9 +96,7 @@ async def vote(ctx: Ctx) -> None:
 
 @command("mail", "почта", "пошта", "письмо", "лист", "letter", game=GAME, completes=("player",))
 async def mail(ctx: Ctx) -> None:
-    if not ctx.args:  # `почта` alone is still the inbox
-        from ..hall import inbox
-
+    if parse_request(ctx.args) is not None:  # `почта`, `почта 2`, `почта стол 3`: the inbox
         await inbox(ctx)
         return
     seat = Seat(ctx)

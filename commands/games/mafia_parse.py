@@ -14,7 +14,7 @@ from ..base import CommandError
 from .mafia_words import (
     ALL_WORDS, BAN_SEPARATORS, CITY_WORDS, CONNECTORS, maybe_key, abilities_vocab, fold, plays_vocab, roles_vocab,
 )
-from .mafia_seat import Seat
+from .mafia_seat import match_public, Seat
 
 # -- parsing ---------------------------------------------------------------------------------
 
@@ -305,15 +305,12 @@ def parse_bloodbath(seat: Seat, key: str, words: list[str]) -> tuple[str, str]:
 
 
 def _public_name(text: str, publics: list[str]) -> str:
-    """A public-role name as written at the table: exact (any case), else a unique start."""
+    """A public-role name as written at the table (mafia_seat.match_public: any case, ё = е, a
+    unique start), else a listed role named in another language."""
     text = " ".join(text.strip().strip("\"«»").split())
-    folded = text.casefold()
-    exact = [n for n in publics if n and n.casefold() == folded]
-    if exact:
-        return exact[0]
-    starts = [n for n in publics if n and n.casefold().startswith(folded)]
-    if len(starts) == 1 and folded:
-        return starts[0]
+    found, starts = match_public(text, publics)
+    if found is not None:
+        return publics[found]
     listed = P.public_key_of(text)  # a listed role in another language: its name as written
     same = [n for n in publics if n and listed is not None and P.public_key_of(n) == listed]
     if len(same) == 1 and not starts:

@@ -5,9 +5,26 @@ from __future__ import annotations
 from games.mafia import roles as R
 from games.mafia import versions as V
 from world.presenters import mafia as P
+from world.presenters.mafia_names import fold_name
 
 from .seat import GameSeat
 from .mafia_words import GAME, SELF_WORDS, fold
+
+
+def match_public(word: str, names: list[str], shortest_start: int = 1) -> tuple[int | None, int]:
+    """Which of the public-role names at a table (as written at sign-up) ``word`` means: the
+    one equal in any case, else the one equal with ё read as е (players type «Елка» for «Ёлка»),
+    else the only one it starts (from ``shortest_start`` letters). Returns (its index or None,
+    how many names it starts)."""
+    word = " ".join(word.split())
+    for same in (str.casefold, fold_name):
+        hits = [i for i, n in enumerate(names) if n and same(n) == same(word)]
+        if len(hits) == 1:
+            return hits[0], 1
+    folded = fold_name(word)
+    starts = [i for i, n in enumerate(names) if n and fold_name(n).startswith(folded)] \
+        if len(folded) >= max(1, shortest_start) else []
+    return (starts[0] if len(starts) == 1 else None), len(starts)
 
 # -- the seat --------------------------------------------------------------------------------
 
@@ -74,13 +91,9 @@ class Seat(GameSeat):
 
     def _public(self, word: str) -> int | None:
         names = [P.public_name(self.view, s) for s in range(len(self.table.seats))]
-        folded = word.casefold()
-        exact = [s for s, n in enumerate(names) if n.casefold() == folded]
-        if len(exact) == 1:
-            return exact[0]
-        starts = [s for s, n in enumerate(names) if n.casefold().startswith(folded) and len(folded) >= 2]
-        if len(starts) == 1:
-            return starts[0]
+        found, starts = match_public(word, names, shortest_start=2)
+        if found is not None:
+            return found
         listed = P.public_key_of(word)  # "Highlander" for the seat signed up as «Горец»
         keyed = [s for s in range(len(names)) if listed is not None and P.public_key_at(self.view, s) == listed]
         return keyed[0] if len(keyed) == 1 and not starts else None

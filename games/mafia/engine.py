@@ -375,6 +375,8 @@ class Mafia:
             if key == "vote" and V.vote_public(s, seat):  # A: a public vote withdrawn
                 events.append(Event(EVERYONE, "mafia.voted", {"seat": seat, "target_seat": None}))
             return events
+        if kind == "order" and action.get("ability") == "mail":
+            kind = "mail"  # Почта as an order still needs its text (without, the night broke on it)
         if kind == "vote":
             key, target, extra = "vote", action.get("target"), {}
         elif kind == "mail":

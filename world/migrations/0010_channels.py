@@ -6,7 +6,7 @@ from tortoise.fields.base import OnDelete
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0007_title')]
+    dependencies = [('models', '0009_inbox_folders')]
 
     initial = False
 
