@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from world import board
 from world.audit import audit
+from world.inbox import stamp as inbox_time
 from world.messages import msg
 from world.models import BoardNote
 
 from .base import ROLE_RANK, CommandError, Ctx, command
-from .hall import check_muted, inbox_time
+from .hall import check_muted
 from .listing import DELETE_WORDS, POST_WORDS, number_of, show_page, subcommand
 
 READ_WORDS = frozenset({"read", "show", "читать", "прочитать", "показать", "читати", "прочитати", "показати"})

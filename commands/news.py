@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from world import news
 from world.audit import audit
+from world.inbox import stamp as inbox_time
 from world.messages import msg
 
 from .base import CommandError, Ctx, command
-from .hall import inbox_time
 from .listing import DELETE_WORDS, POST_WORDS, is_admin, number_of, require_admin, show_page, subcommand
 
 PAGE_WORDS = frozenset({"page", "p", "страница", "стр", "сторінка", "стор"})
