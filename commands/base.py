@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 HALL, TABLE, GAME = "hall", "table", "game"
 EVERYWHERE = frozenset({HALL, TABLE, GAME})
 ROLE_RANK = {"player": 0, "moderator": 1, "admin": 2}
+# `min_prefix` of commands added late (the channel, recall): typed shorter than this, a start
+# finds only the commands that had it before, so nobody's habits change.
+NEW_PREFIX = 4
 
 
 class CommandError(Exception):
@@ -67,6 +70,9 @@ class Command:
     completes: tuple[str, ...] = ()  # what the arguments complete to: "player", "table", "command"
     game: str | None = None  # set for verbs that belong to one game
     secret: bool = False  # its arguments are secrets (passwords): kept as typed, never logged, masked on SSH
+    # The shortest start of a verb that finds it: a command added after players learnt the short
+    # starts of others (`ch` challenge, `бо` боты) takes none of them.
+    min_prefix: int = 1
 
     @property
     def verbs(self) -> tuple[str, ...]:
@@ -81,10 +87,10 @@ REGISTRY: list[Command] = []
 
 def command(key: str, *aliases: str, contexts: frozenset[str] | set[str] = EVERYWHERE,
             role: str = "player", completes: tuple[str, ...] = (), game: str | None = None,
-            secret: bool = False) -> Callable[[Handler], Handler]:
+            secret: bool = False, min_prefix: int = 1) -> Callable[[Handler], Handler]:
     def wrap(fn: Handler) -> Handler:
         REGISTRY.append(Command(key, tuple(aliases), fn, frozenset(contexts), role,
-                                completes=completes, game=game, secret=secret))
+                                completes=completes, game=game, secret=secret, min_prefix=min_prefix))
         return fn
 
     return wrap

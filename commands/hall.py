@@ -93,7 +93,9 @@ async def say(ctx: Ctx) -> None:
     room = ctx.world.where(ctx.account.id)
     ctx.reply("say.you", text=text)
     ignorers = await ctx.world.social.ignorers_among(ctx.account.id, ctx.world.rooms.get(room, ()))
-    ctx.world.broadcast(room, msg("say.other", name=ctx.account.name, text=text), exclude=[ctx.account.id, *ignorers])
+    line = msg("say.other", name=ctx.account.name, text=text)
+    ctx.world.broadcast(room, line, exclude=[ctx.account.id, *ignorers])
+    ctx.world.scrollback.add(room, ctx.account.id, line)  # `recall` (world/scrollback.py)
 
 
 @command("emote", "эмоция", "действие", "емоція", "me")
@@ -105,7 +107,9 @@ async def emote(ctx: Ctx) -> None:
     check_silenced(ctx)
     room = ctx.world.where(ctx.account.id)
     ignorers = await ctx.world.social.ignorers_among(ctx.account.id, ctx.world.rooms.get(room, ()))
-    ctx.world.broadcast(room, msg("emote.line", name=ctx.account.name, text=text), exclude=ignorers)
+    line = msg("emote.line", name=ctx.account.name, text=text)
+    ctx.world.broadcast(room, line, exclude=ignorers)
+    ctx.world.scrollback.add(room, ctx.account.id, line)
 
 
 def check_silenced(ctx: Ctx) -> None:
@@ -200,7 +204,8 @@ UKRAINIAN_VERBS = {"хто", "казати", "шепнути", "пошта", "м
                    "вимкнути", "дивитися", "емоція", "ключі", "податок", "вкрасти", "вбити", "допит",
                    "заявити", "виклик", "блокувати", "пропустити", "довести", "здатися", "скинути",
                    "залишити", "показати", "повернути", "вибрати", "дохід", "іноземна", "обмін",
-                   "покласти", "передати", "скасувати", "готовий", "клас", "скинутипароль", "слухати"}
+                   "покласти", "передати", "скасувати", "готовий", "клас", "скинутипароль", "слухати",
+                   "балакати", "балачки", "канали", "заглушити канал", "розглушити канал"}
 UKRAINIAN_VERBS |= {"дошка", "новини", "оголошення"}  # the board, news, motd (commands/board.py, commands/news.py)
 
 

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 
 from .base import Command
 
-HALL = ("look", "who", "say", "emote", "tell", "inbox", "board", "news", "motd", "rules", "help")
+HALL = ("look", "who", "say", "emote", "tell", "chat", "channels", "recall", "inbox", "board", "news", "motd",
+        "rules", "help")
 TABLES = ("tables", "open", "join", "watch", "leave", "start", "bots", "rematch")
 ACCOUNT = ("lang", "encoding", "color", "pagelength", "keys", "password", "quit")
 # The groups in the order `help` shows them (help.group.<name> heads each).

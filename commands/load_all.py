@@ -12,6 +12,8 @@ from . import password_reset  # noqa: F401
 from . import profiles  # noqa: F401
 from . import social  # noqa: F401
 from . import table  # noqa: F401
+from . import channels  # noqa: F401
+from . import recall  # noqa: F401
 from .games import bids  # noqa: F401
 from .games import coup  # noqa: F401
 from .games import mafia  # noqa: F401

@@ -125,7 +125,8 @@ def _lookup(verb: str, commands: list[Command]) -> tuple[Command | None, list[st
     folded = fold_verb(verb)
     if folded in verbs:
         return verbs[folded], [], []
-    matches = {cmd.key: (v, cmd) for v, cmd in verbs.items() if v.startswith(folded) and " " not in v}
+    matches = {cmd.key: (v, cmd) for v, cmd in verbs.items()
+               if v.startswith(folded) and " " not in v and len(folded) >= cmd.min_prefix}
     if len(matches) == 1:
         return next(iter(matches.values()))[1], [], []
     by_key = [cmd for cmd in {id(c): c for _, c in matches.values()}.values()

@@ -20,6 +20,7 @@ from world.waits import Answer
 
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
 from .names import account_name
+from .recall import show_hall_entry
 
 # `roles` at a table of a game other than Mafia: what that game's module shows (game name ->
 # function of ctx and table); a game without one shows its rules.
@@ -213,6 +214,7 @@ async def leave(ctx: Ctx) -> None:
     else:  # a forum-pace game (Mafia) keeps the seat waiting: no bot plays it
         key = "table.you_left_seat_kept"
     ctx.reply(key, number=table.number)
+    await show_hall_entry(ctx.world, ctx.session, ctx.account.id)
 
 
 @command("start", "начать", "старт", "почати", contexts={TABLE})

@@ -6,6 +6,7 @@ import logging
 import signal
 from typing import Any, Callable
 
+from commands.recall import show_hall_entry
 from world import accounts, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles, schema
 from world.audit import audit
 from world.ban_notice import ban_notice
@@ -184,6 +185,7 @@ class App:
         assert self.world.tables is not None
         await self.world.tables.on_login(account, session)
         session.gmcp("Korchma.Room", self.world.room_payload(self.world.where(account.id)))
+        await show_hall_entry(self.world, session, account.id)  # back in the hall: its last lines
 
     async def show_missed(self, session: Any, account: Account) -> None:
         """Tells and news kept while the player was away: in order, or a line per long group

@@ -55,6 +55,12 @@ DEFAULTS: dict[str, Any] = {
         "aliases_per_account": 50,
         "alias_length": 200,
     },
+    # The channels and the scrollback (world/channels.py, world/scrollback.py).
+    "chat": {
+        "scrollback_lines": 100,
+        "entry_lines": 5,
+        "recall_lines": 20,
+    },
     "tables": {
         "reaction_seconds": 20,
         "afk_timeouts": 2,

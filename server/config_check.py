@@ -103,6 +103,11 @@ RULES: dict[str, dict[str, Rule]] = {
         "aliases_per_account": Rule("int", 0, 10_000),
         "alias_length": Rule("int", 1, 100_000),
     },
+    "chat": {
+        "scrollback_lines": Rule("int", 0, 10_000),  # 0: no scrollback kept
+        "entry_lines": Rule("int", 0, 10_000),
+        "recall_lines": Rule("int", 1, 10_000),
+    },
     "tables": {
         "reaction_seconds": Rule("number", 1, 7 * DAY),
         "afk_timeouts": Rule("int", 1, 1000),

@@ -14,12 +14,14 @@ from games.collation import name_key
 
 from .aliases import AliasBooks
 from .board import FloodGuard as BoardFloodGuard
+from .channels import Channels
 from .inbox_spool import InboxSpool
 from .messages import Msg
 from .meters import Meters
 from .models import Account
 from .motd import Motd
 from .rooms import HALL
+from .scrollback import Scrollback
 from .social import Social
 
 if TYPE_CHECKING:
@@ -72,6 +74,8 @@ class World:
         self.social = Social()  # ignores, last tellers, who is away (world/social.py)
         self.motd = Motd()  # the message of the day an admin set (world/motd.py)
         self.board_guard = BoardFloodGuard()  # who posted on the board lately (world/board.py)
+        self.channels = Channels()  # who listens to `chat`, who is muted there (world/channels.py)
+        self.scrollback = Scrollback(config.section("chat")["scrollback_lines"])  # world/scrollback.py
 
     # presence ---------------------------------------------------------------------------
 

@@ -29,6 +29,9 @@ class Account(Model):
     # When the last session of the account ended (`finger` of someone offline); None: not since
     # this column came (last_login stands in).
     last_seen = fields.DatetimeField(null=True)
+    # The channels (world/channels.py) the account has left with `chat off`, a list of names; it
+    # hears all others. None: none left.
+    channels_off = fields.JSONField(null=True)
 
     class Meta:
         table = "account"
@@ -248,3 +251,18 @@ class BoardNote(Model):
 
     class Meta:
         table = "board_note"
+
+
+class ChannelMute(Model):
+    """A moderator's `chanmute`: the account may not speak on the channel until ``until``."""
+
+    id = fields.IntField(primary_key=True)
+    account = fields.ForeignKeyField("models.Account", related_name="channel_mutes", on_delete=fields.CASCADE)
+    channel = fields.CharField(max_length=16)
+    until = fields.DatetimeField()
+    by = fields.CharField(max_length=NAME_LENGTH)
+    reason = fields.CharField(max_length=200, null=True)
+
+    class Meta:
+        table = "channel_mute"
+        unique_together = (("account", "channel"),)
