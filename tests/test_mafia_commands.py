@@ -958,17 +958,19 @@ def test_verbs_reach_the_mafia_commands_only_at_a_mafia_table():
 
 
 async def test_mail_alone_is_the_inbox(monkeypatch):
-    import commands.hall as hall
+    import commands.games.mafia as mafia_verbs
 
     called: list[str] = []
 
     async def fake_inbox(ctx: Any) -> None:
         called.append(ctx.verb)
 
-    monkeypatch.setattr(hall, "inbox", fake_inbox)
+    monkeypatch.setattr(mafia_verbs, "inbox", fake_inbox)
     state = ENGINE.new(5, None, 1)
     typist = Typist(monkeypatch, FakeTable(state, NAMES[:5]))
     assert await typist.type(0, "почта") == [] and called == ["почта"]
+    assert await typist.type(0, "почта 2") == [] and await typist.type(0, "почта стол 3") == []  # inbox pages
+    assert called == ["почта"] * 3
     assert await typist.type(0, "почта город «Привет», город!") == [
         {"type": "mail", "target": "city", "text": "«Привет», город!"}]
 

@@ -513,6 +513,12 @@ async def test_twelve_seats_humans_and_bots_to_the_end(server):
     from the legal templates; to the end. A Ukrainian guest watches."""
     loop = asyncio.get_running_loop()
     anna, boris, boris_eyes, guest = await company(server)
+    # Two personal tells each before the game: the long game's news must not push them out of
+    # the inbox (issue 17), and `inbox` lists them before the tables' news.
+    for target, client, teller in (("Анна", anna, boris), ("Boris", boris, anna)):
+        for text in ("перше", "друге"):
+            teller.send_line(f"tell {target} {text} для {target}")
+            await client.expect(f"{text} для {target}")
 
     number = await open_table(anna, "открыть мафия night=10m day=10m seats=12")
     anna.send_line("класс Старый продавец")
@@ -600,6 +606,17 @@ async def test_twelve_seats_humans_and_bots_to_the_end(server):
         since = client.mark
         await client.expect(re.compile(item + result), timeout=10)
         assert re.search(item + news, flat(client.text[since:client.mark])), client.text[since:client.mark]
+    # After the whole game (far more news than the old inbox's 20 items), the tells are all there,
+    # listed first, newest first, and the game's news is one line of its own folder.
+    for client, lang, target in ((anna, "ru", "Анна"), (boris, "en", "Boris")):
+        client.send_line("почта" if client is anna else "inbox")
+        await client.expect(cat_text(lang, "inbox.tells_header", n=2, unread=0))
+        since = client.mark
+        await client.expect(cat_text(lang, "inbox.news_header"))
+        tells = client.text[since:client.mark]
+        assert 0 <= tells.find(f"друге для {target}") < tells.find(f"перше для {target}"), tells
+        await client.expect(re.compile(re.escape(cat_text(lang, "inbox.folder_read", number=number,
+                                                          game=cat_text(lang, "game.mafia"), n=7)).replace("7", r"\d+")))
 
     # The guest heard the news in Ukrainian and nothing private: no whisper, no secret role.
     g = guest.text

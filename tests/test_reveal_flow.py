@@ -101,7 +101,9 @@ def cards_named(line: str, names: list[str]) -> None:
 # -- Sealed Bids: one player at the table times out, one is away and finds it in the inbox -----------
 
 async def test_bids_reveal_to_the_table_the_watcher_and_the_inbox(server_factory):
-    srv = server_factory("[games.bids]\nseconds = 1\n" + FAST)
+    # Boris reads his whole absence at login (33 lines; more than [inbox] login_lines would be
+    # one line pointing at `inbox table 1`, tests/test_inbox_folders.py).
+    srv = server_factory("[games.bids]\nseconds = 1\n[inbox]\nlogin_lines = 100\n" + FAST)
     anna = await telnet(srv, "Анна", "ru")
     boris = await ssh(srv, "Boris", "en")
     guest = await telnet(srv, "Гость", "uk")
