@@ -30,6 +30,8 @@ SUBCOMMANDS: list[str] = [
     "cli_backup",
     "cli_migrate",
     "cli_status",
+    "cli_export",
+    "cli_replay",
 ]
 
 
