@@ -56,6 +56,27 @@ def stored_game(srv, number: int) -> dict:
             "state": state, "seats": seats, "log": log}
 
 
+def copy_as_broken(srv, number: int, bad_step: int) -> int:
+    """A copy of finished table ``number`` stored as broken at ``bad_step`` (its logged card made one
+    nobody holds), as world/broken_tables.py marks a table whose log the rules refuse."""
+    outcome = json.dumps({"broken": {"$msg": "broken.reason.replay", "params": {"step": bad_step}},
+                          "detail": "test", "was": "running"})
+    db = _db(srv)
+    try:
+        with db:
+            new = db.execute("INSERT INTO game_table (game, options, seed, host, state, seats_total, outcome, "
+                             "created_at, started_at) SELECT game, options, seed, host, 'broken', seats_total, ?, "
+                             "created_at, started_at FROM game_table WHERE id = ?", (outcome, number)).lastrowid
+            db.execute("INSERT INTO seat (table_id, number, account_id, bot_level, name) "
+                       "SELECT ?, number, account_id, bot_level, name FROM seat WHERE table_id = ?", (new, number))
+            db.execute("INSERT INTO action_log (table_id, step, seat, action, by, created_at) SELECT ?, step, seat, "
+                       "CASE WHEN step = ? THEN '{\"type\": \"bid\", \"card\": 99}' ELSE action END, by, created_at "
+                       "FROM action_log WHERE table_id = ?", (new, bad_step, number))
+    finally:
+        db.close()
+    return new
+
+
 def bids_line(lang: str, event, names: list[str]) -> str:
     """One event of Sealed Bids as its catalog line, seats named (the game has no presenter hooks)."""
     params = {}
@@ -181,6 +202,17 @@ async def test_replay_of_a_game_over_both_doors_and_export_then_offline_replay(s
     assert "→ Анне: Мастер шепчет: ваши карты" in text and "→ Бот-Афанасию" in text
     winners = ", ".join(game["outcome"]["winners"])
     assert re.search(rf"Победител[ьи]: {re.escape(winners)}", text), text[-800:]
+
+    # A broken table is told up to the step its log breaks at, and says so.
+    broken = copy_as_broken(srv, number, 5)
+    anna.send_line(f"повтор {broken}")
+    refused = strip_marks(t("ru", "replay.refused", step=5, why={"$msg": "bids.error.no_such_card",
+                                                                 "params": {"card": 99}}))
+    await anna.expect(refused, timeout=10)
+    await anna.expect(strip_marks(t("ru", "replay.broken", number=broken,
+                                    why={"$msg": "broken.reason.replay", "params": {"step": 5}})))
+    told = transcript_steps(ANSI.sub("", anna.text[anna.text.rfind(f"Повтор партии за столом {broken}"):]), STEP_RU)
+    assert sorted(told) == [0, 1, 2, 3, 4] and all(told[k][1] == want[k] for k in told)
 
     # Boris reads it over SSH from step 4, in English, a page at a time.
     boris.send_line("pagelength 12")

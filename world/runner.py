@@ -36,6 +36,7 @@ from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
 from .presenters.absence import timeout_events
+from .replay import outcome_record
 from .reveal import deliver_reveal, prepare_reveal
 from .storage_pause import StoragePause
 from .table_output import TableOutput
@@ -515,9 +516,7 @@ class TableRunner:
         return self.table.game is not None and self.engine.outcome(self.table.game) is not None
 
     def _outcome_record(self) -> dict[str, Any]:
-        outcome = self.engine.outcome(self.table.game)
-        return {"winners": [self.table.seats[s].name for s in outcome.winners],
-                "winner_seats": list(outcome.winners), "reason": outcome.reason, "params": outcome.params}
+        return outcome_record(self.table, self.table.game)  # (a replay compares with it: one shape)
 
     async def _store_finish(self, record: dict[str, Any]) -> None:
         await GameTable.filter(id=self.table.number).update(state="finished", outcome=record,
