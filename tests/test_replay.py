@@ -203,6 +203,16 @@ async def test_replay_of_a_game_over_both_doors_and_export_then_offline_replay(s
     winners = ", ".join(game["outcome"]["winners"])
     assert re.search(rf"Победител[ьи]: {re.escape(winners)}", text), text[-800:]
 
+    last = len(game["log"])
+    anna.send_line(f"повтор №{number} с {last}")
+    await anna.expect(strip_marks(t("ru", "replay.from", step=last)))
+    await anna.expect("Призы, которые так и не открылись", timeout=10)
+    await anna.expect("\n")
+    tail = transcript_steps(ANSI.sub("", anna.text[anna.text.rfind("Повтор партии за столом"):]), STEP_RU)
+    assert list(tail) == [last] and tail[last][1] == want[last]
+    anna.send_line(f"повтор {number} с")
+    await anna.expect(strip_marks(t("ru", "replay.usage")))
+
     # A broken table is told up to the step its log breaks at, and says so.
     broken = copy_as_broken(srv, number, 5)
     anna.send_line(f"повтор {broken}")
@@ -264,6 +274,9 @@ async def test_replay_of_a_game_over_both_doors_and_export_then_offline_replay(s
     export.write_text(json.dumps(data))
     code, out, err = await cli("replay", str(export), *flags)
     assert code == 1 and "outcome matches" not in out
+    for bad, why in ((tmp_path / "none.json", "cannot read"), (tmp_path / "game.txt", "is not a game file")):
+        code, out, err = await cli("replay", str(bad), *flags)
+        assert code == 1 and why in err and len(err.strip().splitlines()) == 1, err
 
     for client in (anna, boris):
         await client.close()
