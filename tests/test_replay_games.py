@@ -66,6 +66,9 @@ def test_every_game_replays_to_its_outcome_with_every_whisper_marked(game):
             if line.key == "replay.whisper":
                 names = [item["params"]["name"] for item in line.params["names"]["$list"]]
                 assert names == [NAMES[s] for s in event.audience.seats]
+    said = {line.params["text"].key for step in transcript.steps for line in step.lines}
+    chance = {"revolution": "revolution.roll", "coup": "coup.hand", "bids": "bids.hand"}.get(game)
+    assert chance is None or chance in said  # the dice and the draws are told too
     for lang in ("ru", "en", "uk"):
         text = plain_text(messages(transcript), lang)
         assert not KEY_LIKE.search(text.replace("...", "")), KEY_LIKE.search(text)

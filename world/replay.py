@@ -247,10 +247,6 @@ def ending(transcript: Transcript) -> list[Msg]:
     return out
 
 
-def first_step(transcript: Transcript) -> int:
-    return transcript.steps[0].step if transcript.steps else 0
-
-
 def last_step(transcript: Transcript) -> int:
     return transcript.steps[-1].step if transcript.steps else 0
 
