@@ -174,10 +174,12 @@ async def test_revolution_refused_command_still_takes_the_seat_back(server_facto
     def her_awaiting() -> dict[str, Any]:
         return [data for name, data in anna.gmcp_messages if name == "Korchma.Game.Awaiting"][-1]
 
-    # Wait for a step only she can answer (the start of her own turn): in a reaction window the
-    # other bot's answer may resolve a fight that names her seat, which is not a move for her.
+    # Wait for a step only she can answer (her own turn, before its end: the face-up draw or the
+    # second card), where `конец` is refused: in a reaction window the other bot's answer may
+    # resolve a fight that names her seat, which is not a move for her. A turn in jail has
+    # neither, so this may take a round or two of two bots thinking 2 s a move.
     await anna.wait_for(lambda: her_awaiting()["kind"] == "turn"
-                        and "draw_hidden" in [a["type"] for a in her_awaiting()["legal"]], 30)
+                        and {"draw", "draw_hidden"} & {a["type"] for a in her_awaiting()["legal"]}, 90)
     count = len(anna.gmcp_messages)
     anna.send_line("конец")  # the end of a turn: not at this step
     await anna.expect("С возвращением")
@@ -190,7 +192,7 @@ async def test_revolution_refused_command_still_takes_the_seat_back(server_facto
 
     assert not her_moves(), her_moves()
     legal = [a["type"] for a in her_awaiting()["legal"]]
-    verb = {"draw_hidden": "тянуть", "pass": "пас"}
+    verb = {"draw": "тянуть", "draw_hidden": "тянуть", "pass": "пас"}
     choice = next(t for t in legal if t in verb)
     typed_from = len(anna.text)
     anna.send_line(verb[choice])
