@@ -36,6 +36,7 @@ from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
 from .presenters.absence import timeout_events
+from .ratings import rate_finished
 from .reveal import deliver_reveal, prepare_reveal
 from .storage_pause import StoragePause
 from .table_output import TableOutput
@@ -551,6 +552,7 @@ class TableRunner:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)
         await deliver_reveal(self, reveal)  # to all who played or watched
+        await rate_finished(table.number, table.game)  # stats and ratings (world/ratings.py)
         self.world.broadcast(table.room, msg("table.rematch_hint"))
         self.manager.game_over(table)
 

@@ -1,0 +1,135 @@
+"""Ratings and results of finished games (issue 18, world/ratings.py), against a real SQLite
+database with the real migrations and real engines played to their end by their bots: a win in
+a free-for-all (Coup) and a team game («Шептуны») moves every rating the right way, a table is
+never rated twice, and a finish left unrated by a stop is rated at the next start from its log."""
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+import pytest
+
+from games.registry import get
+from world import db, ratings
+from world.clock import utcnow
+from world.models import Account, ActionLogEntry, GameResult, GameTable, Rating, Seat
+
+
+@pytest.fixture
+async def database(tmp_path):
+    await db.init(f"sqlite://{tmp_path / 'r.sqlite3'}")
+    yield
+    await db.close()
+
+
+def play(name: str, seats: int, seed: int) -> tuple[Any, list[tuple[int, Any]]]:
+    """A seeded bots' game to its end: the final state and every action, in order."""
+    engine = get(name)
+    state = engine.new(seats, {}, seed)
+    rng = random.Random(seed)
+    actions = []
+    for _ in range(200000):
+        if engine.outcome(state) is not None:
+            return state, actions
+        wait = engine.awaiting(state)[0]
+        legal = engine.legal(state, wait.seat)
+        action = engine.bot_action(engine.view(state, wait.seat), legal, rng, "normal") if legal else wait.default
+        engine.apply(state, wait.seat, action)
+        actions.append((wait.seat, action))
+    raise AssertionError("the game did not end")
+
+
+async def finished_table(game: str, people: list[Account], seed: int, bots: int = 0,
+                         actions: list[tuple[int, Any]] = ()) -> GameTable:
+    start = utcnow() - timedelta(minutes=10)
+    row = await GameTable.create(game=game, seed=seed, host=people[0].name, state="finished",
+                                 seats_total=len(people) + bots, started_at=start, finished_at=start + timedelta(minutes=6),
+                                 outcome={})
+    for number, person in enumerate(people):
+        await Seat.create(table=row, number=number, account=person, name=person.name)
+    for number in range(len(people), len(people) + bots):
+        await Seat.create(table=row, number=number, bot_level="normal", name=f"Бот-{number}")
+    for step, (seat, action) in enumerate(actions):
+        await ActionLogEntry.create(table=row, step=step, seat=seat, action=action)
+    return row
+
+
+async def accounts(n: int) -> list[Account]:
+    return [await Account.create(name=f"P{i}", name_key=f"p{i}") for i in range(n)]
+
+
+async def rating(person: Account, game: str, pool: str = "all") -> Rating:
+    return await Rating.get(account_id=person.id, game=game, pool=pool, season=1)
+
+
+async def test_free_for_all_moves_the_winner_up_and_the_others_down(database):
+    people = await accounts(3)
+    state, _ = play("coup", 3, seed=11)
+    winner = state.winner
+    row = await finished_table("coup", people, 11)
+    assert await ratings.rate_table(row.id, state)
+    after = [await rating(p, "coup") for p in people]
+    fresh = ratings.MODEL.rating()
+    for seat, r in enumerate(after):
+        assert r.games == 1 and r.wins == (1 if seat == winner else 0)
+        if seat == winner:
+            assert r.mu > fresh.mu
+        else:
+            assert r.mu < fresh.mu
+    # Its shown rating rises above a newcomer's 1000 only for the winner... and humans-only counts it.
+    assert ratings.shown(after[winner].ordinal) > max(ratings.shown(r.ordinal) for s, r in enumerate(after) if s != winner)
+    assert (await rating(people[winner], "coup", "humans")).mu == after[winner].mu
+    # Rated once: a second call (a restart racing the finish) writes nothing more.
+    assert not await ratings.rate_table(row.id, state)
+    assert await GameResult.filter(table_id=row.id).count() == 3
+    assert (await rating(people[0], "coup")).games == 1
+
+
+async def test_team_game_moves_every_member_of_a_side(database):
+    people = await accounts(5)
+    state, _ = play("whispers", 5, seed=3)
+    winners = set(get("whispers").outcome(state).winners)
+    assert winners and len(winners) < 5, "the seed should give a side that won and one that lost"
+    row = await finished_table("whispers", people, 3)
+    assert await ratings.rate_table(row.id, state)
+    fresh = ratings.MODEL.rating()
+    for seat, person in enumerate(people):
+        r = await rating(person, "whispers")
+        assert (r.mu > fresh.mu) == (seat in winners), (seat, r.mu)
+    stats = (await ratings.stats_of(people[0].id, "whispers"))[0]
+    assert stats.played == 1 and stats.won == (1 if 0 in winners else 0)
+    assert [s.label for s in stats.sides] == [state.sides[0]]
+    assert stats.seconds == pytest.approx(360)
+
+
+async def test_games_with_bots_count_but_not_in_the_humans_pool(database):
+    people = await accounts(1)
+    state, _ = play("coup", 3, seed=5)
+    row = await finished_table("coup", people, 5, bots=2)
+    assert await ratings.rate_table(row.id, state)
+    assert await Rating.filter(pool="humans").count() == 0
+    bot = await Rating.get(player="b:normal", pool="all")
+    assert bot.games == 1  # two bot seats of one level rate as one player
+    assert (await GameResult.get(table_id=row.id, seat=0)).with_bots
+
+
+async def test_a_finish_left_unrated_is_rated_at_the_next_start(database):
+    people = await accounts(3)
+    state, actions = play("coup", 3, seed=21)
+    row = await finished_table("coup", people, 21, actions=actions)
+    assert await ratings.rate_unrated() == 1
+    winner = await GameResult.get(table_id=row.id, won=True)
+    assert winner.seat == state.winner
+    assert await ratings.rate_unrated() == 0  # and never twice
+
+
+async def test_a_new_season_starts_afresh_and_keeps_the_old(database):
+    people = await accounts(3)
+    state, _ = play("coup", 3, seed=11)
+    await ratings.rate_table((await finished_table("coup", people, 11)).id, state)
+    assert await ratings.new_season("Admin") == 2
+    assert await ratings.current_season() == 2
+    assert (await ratings.leaderboard("coup", 2, False, 1, 10))[1] == 0
+    rows, total = await ratings.leaderboard("coup", 1, False, 1, 10)
+    assert total == 3 and rows[0].account_id == people[state.winner].id
