@@ -15,28 +15,9 @@ holds the shape and finds the function for a game's name.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 
-@dataclass(frozen=True)
-class SeatStanding:
-    rank: int
-    side: str | None = None
-    team: str | None = None
-    role: str | None = None
-
-
-def winner_first(players: int, winners: Sequence[int]) -> list[SeatStanding]:
-    """The winners first, every other seat tied behind them."""
-    won = set(winners)
-    return [SeatStanding(0 if seat in won else 1) for seat in range(players)]
-
-
-def ranked(scores: Sequence[int | float]) -> list[SeatStanding]:
-    """Places by score, the highest first; equal scores tie (dense ranks)."""
-    order = sorted(set(scores), reverse=True)
-    return [SeatStanding(order.index(score)) for score in scores]
+from .seat_standing import SeatStanding
 
 
 def _functions() -> dict[str, Callable[[Any, Sequence[int]], list[SeatStanding]]]:
@@ -56,4 +37,4 @@ def standing_of(game: str, state: Any, winners: Sequence[int]) -> list[SeatStand
     return None if function is None else function(state, winners)
 
 
-__all__ = ["SeatStanding", "winner_first", "ranked", "standing_of"]
+__all__ = ["SeatStanding", "standing_of"]

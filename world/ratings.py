@@ -35,7 +35,8 @@ from openskill.models import PlackettLuce
 from tortoise.expressions import Subquery
 
 from games import registry
-from games.standing import SeatStanding, standing_of
+from games.seat_standing import SeatStanding
+from games.standing import standing_of
 
 from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..standing import SeatStanding, ranked
+from ..seat_standing import SeatStanding, ranked
 
 
 def standing(state, winners: Sequence[int]) -> list[SeatStanding]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..standing import SeatStanding, winner_first
+from ..seat_standing import SeatStanding, winner_first
 
 
 def standing(state, winners: Sequence[int]) -> list[SeatStanding]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..standing import SeatStanding
+from ..seat_standing import SeatStanding
 from .roles import NEUTRAL
 
 
