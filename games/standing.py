@@ -15,7 +15,7 @@ holds the shape and finds the function for a game's name.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-
+from typing import Any
 
 from .seat_standing import SeatStanding
 
