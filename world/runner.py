@@ -551,8 +551,8 @@ class TableRunner:
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)
+        await rate_finished(table.number, table.game)  # stats and ratings, before anyone reads the end
         await deliver_reveal(self, reveal)  # to all who played or watched
-        await rate_finished(table.number, table.game)  # stats and ratings (world/ratings.py)
         self.world.broadcast(table.room, msg("table.rematch_hint"))
         self.manager.game_over(table)
 
