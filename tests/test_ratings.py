@@ -133,3 +133,22 @@ async def test_a_new_season_starts_afresh_and_keeps_the_old(database):
     assert (await ratings.leaderboard("coup", 2, False, 1, 10))[1] == 0
     rows, total = await ratings.leaderboard("coup", 1, False, 1, 10)
     assert total == 3 and rows[0].account_id == people[state.winner].id
+
+
+async def test_mafia_faction_wins_together_and_a_neutral_plays_alone(database):
+    """Seed 1 of seven: the Закон wins with three of its four alive; the dead one moves up with
+    them (a faction's win is every member's), the Мафия and the lone neutral move down."""
+    people = await accounts(7)
+    state, _ = play("mafia", 7, seed=1)
+    winners = set(get("mafia").outcome(state).winners)
+    law = [seat for seat in range(7) if state.faction(seat) == "law"]
+    assert winners < set(law), "the seed should leave a member of the winning faction out of the winners"
+    row = await finished_table("mafia", people, 1)
+    assert await ratings.rate_table(row.id, state)
+    fresh = ratings.MODEL.rating()
+    for seat, person in enumerate(people):
+        r = await rating(person, "mafia")
+        assert (r.mu > fresh.mu) == (seat in law), (seat, state.faction(seat), r.mu)
+        assert r.wins == (1 if seat in winners else 0)  # `stats` and `finger` count the outcome's seats
+    stats = (await ratings.stats_of(people[law[0]].id, "mafia"))[0]
+    assert [s.label for s in stats.sides] == ["law"] and [s.label for s in stats.roles] == [state.roles[law[0]]]

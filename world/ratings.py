@@ -11,8 +11,10 @@ the log, as a replay does, and rated in the order the tables finished.
 Ratings are openskill's Plackett-Luce model (its default), per game and season:
 
 * sides and teams come from the game (games/standing.py): Mafia's factions and «Шептуны»'s
-  sides play as teams (a team's win moves every member); Coup and «Революция» are free-for-all
-  (the winner first; in «Революция» the others by their level);
+  sides play as teams (a team's win moves every member, the dead too); the winning team plays
+  against all the others as one team (a lone Маньяк tied with a losing Мафия would otherwise
+  gain), and a game nobody won moves no rating; Coup and «Революция» are free-for-all (the
+  winner first; in «Революция» the others by their level);
 * bots are rated too, one rating per bot level ("b:normal");
 * two pools: ``all`` games, and ``humans`` (only games without a bot), so `top GAME humans`
   leaves the practice games out;
@@ -133,9 +135,19 @@ async def _rate(game: str, season: int, pool: str, seats: list[Seat], standing: 
     keys = {key for key in players.values() if key is not None}
     stored = {r.player: r for r in await Rating.filter(season=season, game=game, pool=pool, player__in=keys)}
     groups: dict[str, list[int]] = {}
+    team_game = any(place.team is not None for place in standing)
+    best: dict[str | None, int] = {}  # a team's place: its best member's (a dead winner still won)
+    for place in standing:
+        best[place.team] = min(best.get(place.team, place.rank), place.rank)
     for seat in seats:
         place = standing[seat.number] if seat.number < len(standing) else SeatStanding(1)
-        groups.setdefault(place.team or f"seat:{seat.number}", []).append(seat.number)
+        if team_game:
+            # The winning team(s) against everyone else as one: in openskill a team's strength is
+            # the sum of its members', so a lone loser tied with a bigger losing team would gain.
+            key = place.team if best[place.team] == 0 and place.team is not None else "~behind"
+        else:
+            key = f"seat:{seat.number}"
+        groups.setdefault(key, []).append(seat.number)
     names = list(groups)
     # Two bot seats of one level in a game are one player to the ratings: it rates once, in the
     # first team it sits in (a rating cannot stand twice in one match).
@@ -154,7 +166,8 @@ async def _rate(game: str, season: int, pool: str, seats: list[Seat], standing: 
             who.append(number)
         if team:
             teams.append(team)
-            ranks.append(min(standing[n].rank if n < len(standing) else 1 for n in groups[name]))
+            ranks.append(0 if team_game and name != "~behind" else
+                         min(standing[n].rank if n < len(standing) else 1 for n in groups[name]))
             members.append(who)
     if len(teams) < 2:
         return
