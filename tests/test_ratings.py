@@ -152,3 +152,18 @@ async def test_mafia_faction_wins_together_and_a_neutral_plays_alone(database):
         assert r.wins == (1 if seat in winners else 0)  # `stats` and `finger` count the outcome's seats
     stats = (await ratings.stats_of(people[law[0]].id, "mafia"))[0]
     assert [s.label for s in stats.sides] == ["law"] and [s.label for s in stats.roles] == [state.roles[law[0]]]
+
+
+async def test_the_start_up_sweep_reads_only_what_finished_since_the_last(database):
+    people = await accounts(3)
+    assert await ratings.rate_unrated() == 0  # the first start: nothing yet
+    # A table that finished before that sweep and was never rated (no log: it cannot be) is not
+    # read again; one that finished after it is.
+    old = await finished_table("coup", people, 1)
+    await GameTable.filter(id=old.id).update(finished_at=utcnow() - timedelta(days=1))
+    state, actions = play("coup", 3, seed=21)
+    new = await finished_table("coup", people, 21, actions=actions)
+    await GameTable.filter(id=new.id).update(finished_at=utcnow() + timedelta(seconds=1))
+    assert await ratings.rate_unrated() == 1
+    assert not await GameResult.filter(table_id=old.id).exists()
+    assert await GameResult.filter(table_id=new.id).count() == 3

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -42,7 +43,7 @@ from games.standing import standing_of
 
 from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction
-from .models import ActionLogEntry, GameResult, GameTable, Rating, Season, Seat
+from .models import ActionLogEntry, GameResult, GameTable, Rating, Season, Seat, ServerSetting
 from .upgrades import apply_logged, restored_options
 
 log = logging.getLogger("korchma.ratings")
@@ -51,6 +52,7 @@ MODEL = PlackettLuce()
 BASE, SCALE = 1000, 40
 POOLS_WITH_BOTS = ("all",)
 POOLS_HUMANS = ("all", "humans")
+SWEPT_KEY = "ratings.swept"  # when the last start-up sweep began (rate_unrated)
 # Rating writes read and rewrite rows: one table at a time, so two finishing together both count.
 _LOCK = asyncio.Lock()
 
@@ -196,10 +198,18 @@ async def _rate(game: str, season: int, pool: str, seats: list[Seat], standing: 
 async def rate_unrated() -> int:
     """At start-up: rate every finished table that has no results yet (its final state rebuilt
     from the seed and the log), in the order they finished. How many were rated. A table whose
-    log no longer replays to its end is logged and left."""
+    log no longer replays to its end is logged and left.
+
+    The first start with ratings reads every finished table (the games played before count);
+    later starts only those finished since the last sweep began (ServerSetting ``ratings.swept``),
+    so a table that cannot be rated is not read again at every start."""
+    began = utcnow()
+    mark = await ServerSetting.get_or_none(key=SWEPT_KEY)
     rated = GameResult.all().values("table_id")
-    rows = await GameTable.filter(state="finished").exclude(id__in=Subquery(rated)) \
-        .order_by("finished_at", "id")
+    query = GameTable.filter(state="finished").exclude(id__in=Subquery(rated))
+    if mark is not None:
+        query = query.filter(finished_at__gte=datetime.fromisoformat(mark.value))
+    rows = await query.order_by("finished_at", "id")
     count = 0
     for row in rows:
         try:
@@ -210,6 +220,7 @@ async def rate_unrated() -> int:
             if is_storage_failure(err):
                 raise
             log.exception("table %d: its result could not be rated", row.id)
+    await ServerSetting.update_or_create(key=SWEPT_KEY, defaults={"value": began.isoformat(), "by": ""})
     if count:
         log.info("rated %d finished tables not rated before", count)
     return count
