@@ -13,7 +13,7 @@ from tests.wire import open_table, person
 
 HEADER = re.compile(r"Карты на стол|Cards on the table|Карти на стіл")
 CONFIG = ('[tables]\nafk_timeouts = 1\nbot_delay = 0.05\n[accounts]\nadmins = ["Админ"]\n'
-          '[limits]\ncommands_per_second = 20\ncommand_burst = 40\n')
+          '[limits]\ncommands_per_second = 20\ncommand_burst = 40\n[ratings]\ntop_page = 3\n')
 GAME = "открыть переворот reaction=5 turn=10 seats=3"
 LEAVE = {"Анна": "Вы выходите из-за стола", "Boris": "You leave table", "Гость": "Ви виходите"}
 
@@ -66,10 +66,14 @@ async def test_stats_top_finger_and_seasons_after_real_games(server_factory):
     text = await reply(boris, "stats Гость coup", re.compile(r"with bots: 0[;.]"))
     assert re.search(r"Coup: 1 game, [01] wins?; with bots: 0", text), text
 
-    # top coup: three ratings (Анна, Boris, the bot), best first, each provisional.
+    # top coup: four ratings (Анна, Boris, Гость, the bot), best first, each provisional, three
+    # a page (top_page = 3).
     text = await reply(anna, "лучшие переворот", "Своя статистика")
+    assert "4 игрока, страница 1 из 2" in text and "Дальше: лучшие ИГРА 2." in text, text
     rows = lines_of(text, r"^\s*\d+\. ")
-    assert len(rows) == 4, text  # Анна, Boris, Гость and the bot
+    text = await reply(anna, "лучшие переворот 2", "Своя статистика")
+    rows += lines_of(text, r"^\s*\d+\. ")
+    assert [int(row.split(".")[0]) for row in rows] == [1, 2, 3, 4], rows
     shown = [int(re.search(r"— (\d+)", row).group(1)) for row in rows]
     assert shown == sorted(shown, reverse=True), rows
     assert any("Бот (обычный)" in row for row in rows) and all("предварительный" in row for row in rows)
@@ -90,7 +94,7 @@ async def test_stats_top_finger_and_seasons_after_real_games(server_factory):
     text = await reply(anna, "сезон", re.compile(r"Идёт сезон 2, начат [^.]+\."))
     await reply(anna, "лучшие переворот", "В этом сезоне рейтинга по игре ещё нет")
     text = await reply(boris, "top coup season 1", "Your statistics")
-    assert len(lines_of(text, r"^\s*\d+\. ")) == 4, text
+    assert "4 players, page 1 of 2" in text and len(lines_of(text, r"^\s*\d+\. ")) == 3, text
     text = await reply(boris, "stats Анна season 2", "No finished games")
     text = await reply(boris, "top coup season 7", "There has been no season 7 yet")
     assert srv.log().count("event=season_new by=Админ season=2") == 1
