@@ -269,8 +269,8 @@ class ChannelMute(Model):
 
 
 class Season(Model):
-    """A rating season an admin started (`season new`: world/ratings.py). Its id is its number;
-    season 1 needs no row (it began with the server)."""
+    """A rating season an admin started (`season new`: world/ratings.py), numbered by its id.
+    Season 1 needs no row (it began with the server)."""
 
     id = fields.IntField(primary_key=True)
     started_at = fields.DatetimeField(auto_now_add=True)

@@ -52,7 +52,7 @@ MODEL = PlackettLuce()
 BASE, SCALE = 1000, 40
 POOLS_WITH_BOTS = ("all",)
 POOLS_HUMANS = ("all", "humans")
-SWEPT_KEY = "ratings.swept"  # when the last start-up sweep began (rate_unrated)
+SWEPT_KEY = "ratings_swept"  # when the last start-up sweep began (rate_unrated)
 # Rating writes read and rewrite rows: one table at a time, so two finishing together both count.
 _LOCK = asyncio.Lock()
 
@@ -201,7 +201,7 @@ async def rate_unrated() -> int:
     log no longer replays to its end is logged and left.
 
     The first start with ratings reads every finished table (the games played before count);
-    later starts only those finished since the last sweep began (ServerSetting ``ratings.swept``),
+    later starts only those finished since the last sweep began (ServerSetting ``ratings_swept``),
     so a table that cannot be rated is not read again at every start."""
     began = utcnow()
     mark = await ServerSetting.get_or_none(key=SWEPT_KEY)

@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                 ('with_bots', fields.BooleanField()),
                 ('finished_at', fields.DatetimeField(auto_now=False, auto_now_add=False)),
             ],
-            options={'table': 'game_result', 'app': 'models', 'unique_together': (('table', 'seat'),), 'indexes': [Index(fields=['account_id', 'game', 'season'])], 'pk_attr': 'id', 'table_description': 'How one seat ended one finished table: what `stats` counts and what the ratings were moved'},
+            options={'table': 'game_result', 'app': 'models', 'unique_together': (('table', 'seat'),), 'pk_attr': 'id', 'table_description': 'How one seat ended one finished table: what `stats` counts and what the ratings were moved'},
             bases=['Model'],
         ),
         ops.CreateModel(
@@ -47,7 +47,7 @@ class Migration(migrations.Migration):
                 ('games', fields.IntField(default=0)),
                 ('wins', fields.IntField(default=0)),
             ],
-            options={'table': 'rating', 'app': 'models', 'unique_together': (('season', 'game', 'pool', 'player'),), 'indexes': [Index(fields=['season', 'game', 'pool', 'ordinal'])], 'pk_attr': 'id', 'table_description': "One player's (an account's or a bot level's) openskill rating in one game and season, in"},
+            options={'table': 'rating', 'app': 'models', 'unique_together': (('season', 'game', 'pool', 'player'),), 'pk_attr': 'id', 'table_description': "One player's (an account's or a bot level's) openskill rating in one game and season, in"},
             bases=['Model'],
         ),
         ops.CreateModel(
@@ -57,7 +57,15 @@ class Migration(migrations.Migration):
                 ('started_at', fields.DatetimeField(auto_now=False, auto_now_add=True)),
                 ('by', fields.CharField(default='', max_length=32)),
             ],
-            options={'table': 'season', 'app': 'models', 'pk_attr': 'id', 'table_description': 'A rating season an admin started (`season new`: world/ratings.py). Its id is its number;'},
+            options={'table': 'season', 'app': 'models', 'pk_attr': 'id', 'table_description': 'A rating season an admin started (`season new`: world/ratings.py), numbered by its id.'},
             bases=['Model'],
+        ),
+        ops.AddIndex(
+            model_name='GameResult',
+            index=Index(fields=['account_id', 'game', 'season']),
+        ),
+        ops.AddIndex(
+            model_name='Rating',
+            index=Index(fields=['season', 'game', 'pool', 'ordinal']),
         ),
     ]
