@@ -84,12 +84,12 @@ async def stats(ctx: Ctx) -> None:
         else:
             ctx.reply("ratings.stats_game_length", game=game_name(entry.game), played=entry.played,
                       won=entry.won, bots=entry.with_bots, seconds=int(entry.seconds))
-        for split in entry.sides:
+        for split in entry.sides:  # each side, and under it the roles played on it
             ctx.reply("ratings.stats_side", label=_label(SIDE_KEYS, entry.game, split.label),
                       played=split.played, won=split.won)
-        for split in entry.roles:
-            ctx.reply("ratings.stats_role", label=_label(ROLE_KEYS, entry.game, split.label),
-                      played=split.played, won=split.won)
+            for role in (r for r in entry.roles if r.side == split.label):
+                ctx.reply("ratings.stats_role", label=_label(ROLE_KEYS, entry.game, role.label),
+                          played=role.played, won=role.won)
 
 
 def _label(keys: dict[str, str], game: str, label: str) -> Msg | str:

@@ -4,8 +4,12 @@ a free-for-all (Coup) and a team game («Шептуны») moves every rating th
 never rated twice, and a finish left unrated by a stop is rated at the next start from its log."""
 from __future__ import annotations
 
+import asyncio
 import random
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +18,7 @@ from games.registry import get
 from world import db, ratings
 from world.clock import utcnow
 from world.models import Account, ActionLogEntry, GameResult, GameTable, Rating, Seat
+from tests.pg import pg_cluster, pg_database  # noqa: F401  (fixtures)
 
 
 @pytest.fixture
@@ -167,3 +172,33 @@ async def test_the_start_up_sweep_reads_only_what_finished_since_the_last(databa
     assert await ratings.rate_unrated() == 1
     assert not await GameResult.filter(table_id=old.id).exists()
     assert await GameResult.filter(table_id=new.id).count() == 3
+
+
+def test_the_same_on_postgresql(pg_database):
+    """The sweep's query (a NOT IN subquery, the setting it stores), a team game and the
+    leaderboard and stats reads, on PostgreSQL. In a process of its own: tortoise keeps the first
+    database's SQL dialect for the process, and the tests above were SQLite."""
+    done = subprocess.run([sys.executable, "-m", "tests.test_ratings", pg_database], cwd=Path(__file__).parents[1],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stdout[-2000:] + done.stderr[-3000:]
+
+
+async def _postgresql_check(url: str) -> None:
+    await db.init(url)
+    try:
+        people = await accounts(5)
+        state, actions = play("whispers", 5, seed=3)
+        await finished_table("whispers", people, 3, actions=actions)
+        assert await ratings.rate_unrated() == 1
+        assert await ratings.rate_unrated() == 0
+        winners = set(get("whispers").outcome(state).winners)
+        rows, total = await ratings.leaderboard("whispers", 1, True, 1, 10)
+        assert total == 5 and {r.account_id for r in rows[:len(winners)]} == {people[s].id for s in winners}
+        assert (await ratings.stats_of(people[0].id))[0].played == 1
+    finally:
+        await db.close()
+    print("ok")
+
+
+if __name__ == "__main__":
+    asyncio.run(_postgresql_check(sys.argv[1]))

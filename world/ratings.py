@@ -242,10 +242,11 @@ async def _final_state(row: GameTable) -> Any:
 
 @dataclass(frozen=True)
 class Split:
-    """Games played and won by one side or role."""
+    """Games played and won by one side or role (``side``: the side a role played on)."""
     label: str
     played: int
     won: int
+    side: str | None = None
 
 
 @dataclass(frozen=True)
@@ -262,13 +263,15 @@ class GameStats:
 def _splits(rows: list[GameResult], field: str) -> list[Split]:
     played: dict[str, int] = {}
     won: dict[str, int] = {}
+    side: dict[str, str | None] = {}
     for r in rows:
         label = getattr(r, field)
         if label is None:
             continue
         played[label] = played.get(label, 0) + 1
         won[label] = won.get(label, 0) + int(r.won)
-    return [Split(k, n, won[k]) for k, n in sorted(played.items(), key=lambda kv: (-kv[1], kv[0]))]
+        side[label] = r.side
+    return [Split(k, n, won[k], side[k]) for k, n in sorted(played.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 async def stats_of(account_id: int, game: str | None = None, season: int | None = None) -> list[GameStats]:
