@@ -174,6 +174,22 @@ async def test_the_start_up_sweep_reads_only_what_finished_since_the_last(databa
     assert await GameResult.filter(table_id=new.id).count() == 3
 
 
+def test_revolution_ranks_the_others_by_level_and_bids_by_score():
+    """The free-for-all standings the engines give (games/*/standing.py): pure, no database."""
+    from games.standing import standing_of
+    state, _ = play("revolution", 4, seed=2)
+    winners = get("revolution").outcome(state).winners
+    places = standing_of("revolution", state, winners)
+    assert [s for s, p in enumerate(places) if p.rank == 0] == list(winners)
+    others = sorted((s for s in range(4) if s not in winners), key=lambda s: -state.levels[s])
+    assert [places[s].rank for s in others] == sorted(places[s].rank for s in others)
+    assert all(p.side is None and p.team is None for p in places)
+    state, _ = play("bids", 3, seed=4)
+    places = standing_of("bids", state, get("bids").outcome(state).winners)
+    best = max(state.scores)
+    assert all((p.rank == 0) == (score == best) for p, score in zip(places, state.scores))
+
+
 def test_the_same_on_postgresql(pg_database):
     """The sweep's query (a NOT IN subquery, the setting it stores), a team game and the
     leaderboard and stats reads, on PostgreSQL. In a process of its own: tortoise keeps the first
