@@ -202,7 +202,18 @@ async def rate_unrated() -> int:
 
     The first start with ratings reads every finished table (the games played before count);
     later starts only those finished since the last sweep began (ServerSetting ``ratings_swept``),
-    so a table that cannot be rated is not read again at every start."""
+    so a table that cannot be rated is not read again at every start. Storage trouble stops
+    the sweep with a warning, never the start: the next start sweeps again."""
+    try:
+        return await _sweep()
+    except Exception as err:
+        if not is_storage_failure(err):
+            raise
+        log.warning("the finished tables not rated yet were not rated now (%s)", err)
+        return 0
+
+
+async def _sweep() -> int:
     began = utcnow()
     mark = await ServerSetting.get_or_none(key=SWEPT_KEY)
     rated = GameResult.all().values("table_id")
