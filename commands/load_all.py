@@ -25,3 +25,4 @@ from . import news  # noqa: F401
 from . import board  # noqa: F401
 from . import inbox  # noqa: F401
 from . import replay  # noqa: F401
+from . import ratings  # noqa: F401

@@ -16,6 +16,7 @@ from .admin_info import utc_time
 from .base import ROLE_RANK, CommandError, Ctx, command
 from .hall import check_muted
 from .names import find_account
+from .ratings import show_ratings
 
 
 @command("finger", "profile", "whois", "профиль", "профіль", "анкета", completes=("player",))
@@ -43,6 +44,7 @@ async def finger(ctx: Ctx) -> None:
         ctx.reply("profile.game_line", game=game_name(record.game), played=record.played, won=record.won)
     if len(records) > 1:
         ctx.reply("profile.games_total", played=sum(r.played for r in records), won=sum(r.won for r in records))
+    await show_ratings(ctx, target)
 
 
 def _where_now(ctx: Ctx, account_id: int) -> Msg:

@@ -61,6 +61,11 @@ DEFAULTS: dict[str, Any] = {
         "entry_lines": 5,
         "recall_lines": 20,
     },
+    # Statistics, ratings and seasons (world/ratings.py).
+    "ratings": {
+        "provisional_games": 5,
+        "top_page": 20,
+    },
     "tables": {
         "reaction_seconds": 20,
         "afk_timeouts": 2,

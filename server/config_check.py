@@ -116,6 +116,10 @@ RULES: dict[str, dict[str, Rule]] = {
         "answer_guard": Rule("number", 0, 60),
         "autopass_smart_seconds": Rule("number", 0, 3600),
     },
+    "ratings": {
+        "provisional_games": Rule("int", 0, 1_000_000),
+        "top_page": Rule("int", 1, 1000),
+    },
     "board": {
         "note_length": Rule("int", 1, 100_000),
         "page_size": Rule("int", 1, 1000),

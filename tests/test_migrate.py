@@ -196,7 +196,8 @@ async def test_every_way_to_the_schema_makes_the_same_tables(tmp_path):
     at_once = await made(tmp_path / "new.sqlite3", one_by_one=False)
     assert set(at_once) == {"account", "ssh_key", "inbox_item", "ban", "game_table", "seat", "action_log",
                             "login_record", "password_reset", "alias", "account_ignore",
-                            "server_setting", "news_item", "news_read", "board_note", "channel_mute"}
+                            "server_setting", "news_item", "news_read", "board_note", "channel_mute",
+                            "season", "game_result", "rating"}
     assert await made(tmp_path / "steps.sqlite3", one_by_one=True) == at_once
     assert await made(load_sqlite(tmp_path / "old", (("account", "autopass"),)), one_by_one=False) == at_once
 

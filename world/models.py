@@ -266,3 +266,66 @@ class ChannelMute(Model):
     class Meta:
         table = "channel_mute"
         unique_together = (("account", "channel"),)
+
+
+class Season(Model):
+    """A rating season an admin started (`season new`: world/ratings.py), numbered by its id.
+    Season 1 needs no row (it began with the server)."""
+
+    id = fields.IntField(primary_key=True)
+    started_at = fields.DatetimeField(auto_now_add=True)
+    by = fields.CharField(max_length=NAME_LENGTH, default="")
+
+    class Meta:
+        table = "season"
+
+
+class GameResult(Model):
+    """How one seat ended one finished table: what `stats` counts and what the ratings were moved
+    by (world/ratings.py). Written once per table, every seat in one transaction; a table with
+    rows is rated (the (table, seat) pair is unique, so a second write cannot double a result)."""
+
+    id = fields.IntField(primary_key=True)
+    table = fields.ForeignKeyField("models.GameTable", related_name="results", on_delete=fields.CASCADE)
+    seat = fields.IntField()
+    game = fields.CharField(max_length=32)
+    season = fields.IntField()
+    account = fields.ForeignKeyField("models.Account", related_name="results", null=True,
+                                     on_delete=fields.SET_NULL)
+    bot_level = fields.CharField(max_length=16, null=True)  # a bot's seat: rated per level
+    side = fields.CharField(max_length=32, null=True)  # a Mafia faction, a «Шептуны» side
+    role = fields.CharField(max_length=32, null=True)  # a Mafia role
+    rank = fields.IntField()  # the place, 0 the best
+    won = fields.BooleanField()
+    seconds = fields.FloatField(null=True)  # from the start to the finish
+    with_bots = fields.BooleanField()  # a bot sat at the table: not in `top GAME humans`
+    finished_at = fields.DatetimeField()
+
+    class Meta:
+        table = "game_result"
+        unique_together = (("table", "seat"),)
+        indexes = (("account_id", "game", "season"),)
+
+
+class Rating(Model):
+    """One player's (an account's or a bot level's) openskill rating in one game and season, in
+    one pool: ``all`` games, or only ``humans`` games (no bot at the table)."""
+
+    id = fields.IntField(primary_key=True)
+    season = fields.IntField()
+    game = fields.CharField(max_length=32)
+    pool = fields.CharField(max_length=8)  # all | humans
+    player = fields.CharField(max_length=40)  # "a:<account id>" | "b:<bot level>"
+    account = fields.ForeignKeyField("models.Account", related_name="ratings", null=True,
+                                     on_delete=fields.CASCADE)
+    bot_level = fields.CharField(max_length=16, null=True)
+    mu = fields.FloatField()
+    sigma = fields.FloatField()
+    ordinal = fields.FloatField()  # mu - 3 sigma: what the leaderboard sorts by
+    games = fields.IntField(default=0)
+    wins = fields.IntField(default=0)
+
+    class Meta:
+        table = "rating"
+        unique_together = (("season", "game", "pool", "player"),)
+        indexes = (("season", "game", "pool", "ordinal"),)

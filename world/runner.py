@@ -36,6 +36,7 @@ from .db import is_storage_failure, transaction
 from .messages import msg
 from .models import ActionLogEntry, GameTable
 from .presenters.absence import timeout_events
+from .ratings import rate_finished
 from .replay import outcome_record
 from .reveal import deliver_reveal, prepare_reveal
 from .storage_pause import StoragePause
@@ -549,6 +550,7 @@ class TableRunner:
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)
+        await rate_finished(table.number, table.game)  # stats and ratings, before anyone reads the end
         await deliver_reveal(self, reveal)  # to all who played or watched
         self.world.broadcast(table.room, msg("table.rematch_hint"))
         self.manager.game_over(table)
