@@ -24,3 +24,4 @@ from . import motd  # noqa: F401
 from . import news  # noqa: F401
 from . import board  # noqa: F401
 from . import inbox  # noqa: F401
+from . import history  # noqa: F401

@@ -115,10 +115,13 @@ class GameTable(Model):
     previous = fields.IntField(null=True)  # a rematch: the number of the finished table it plays again
     created_at = fields.DatetimeField(auto_now_add=True)
     started_at = fields.DatetimeField(null=True)
-    finished_at = fields.DatetimeField(null=True)
+    finished_at = fields.DatetimeField(null=True)  # when it ended: finished, or broken (world/broken_tables.py)
 
     class Meta:
         table = "game_table"
+        # `history` (world/history.py): the games that ended (an end time: finished, broken or
+        # abandoned), the last to end first, all or of one game.
+        indexes = (("finished_at", "id"), ("game", "finished_at", "id"))
 
 
 class Seat(Model):
@@ -133,6 +136,8 @@ class Seat(Model):
     class Meta:
         table = "seat"
         unique_together = (("table", "number"),)
+        # `history NAME` (world/history.py): an account's tables, newest first.
+        indexes = (("account_id", "table_id"),)
 
 
 class ActionLogEntry(Model):

@@ -104,6 +104,22 @@ class AddFieldIfMissing(AddField):
         await super().database_forward(app_label, old_state, new_state, state_editor)
 
 
+class AddIndexDatingBroken(ops.AddIndex):
+    """AddIndex, and on a database that has games already, the end time of the tables broken
+    before broken tables had one (world/broken_tables.py sets it now): `history` lists a game by
+    its end (world/history.py), and a broken one ended when it broke, or at the latest known
+    moment before (its start, else its opening). A new database is made from the models and has
+    no rows: there it is recorded, not run, like any AddIndex."""
+
+    async def database_forward(self, app_label: str, old_state: Any, new_state: Any,
+                               state_editor: Any = None) -> None:
+        await super().database_forward(app_label, old_state, new_state, state_editor)
+        if state_editor:
+            await state_editor.client.execute_script(
+                "UPDATE game_table SET finished_at = COALESCE(started_at, created_at) "
+                "WHERE state = 'broken' AND finished_at IS NULL")
+
+
 async def column_names(conn: Any, table: str) -> set[str]:
     if conn.capabilities.dialect == "sqlite":
         _, rows = await conn.execute_query(f'PRAGMA table_info("{table}")')
