@@ -4,9 +4,12 @@ A game that ended is a ``game_table`` row with an end time (``finished_at``): ``
 result in ``outcome``), ``broken`` (it could not go on, why in ``outcome``; its end is when it
 broke: world/broken_tables.py) or ``closed`` with an end (abandoned). Open tables closed before
 anyone started have none and are no games. No record table of its own: every fact is in
-``game_table`` and ``seat`` already, and three indexes (world/models.py: ``game_table(finished_at,
-id)``, ``game_table(game, finished_at, id)``, ``seat(account_id, table_id)``) make each page a walk
-down one index (bench/history_scale.py measures it at 100,000 games). The last to end comes first.
+``game_table`` and ``seat`` already, but for one copy: each seat keeps its table's end time
+(``seat.ended_at``, written with it by :func:`store_end`), so that an account's games are one
+index range without reading the tables' rows. Three indexes (world/models.py:
+``game_table(finished_at, id)``, ``game_table(game, finished_at, id)``, ``seat(account_id,
+ended_at, table_id)``) make each page a walk down one index (bench/history_scale.py measures it
+at 100,000 games). The last to end comes first.
 
 A finished game's hidden cards or roles are not stored: they are rebuilt, like every table at a
 restart, by replaying its log from its seed (the engine's ``final_reveal`` of the last state),
@@ -21,9 +24,10 @@ from typing import Any
 
 from games import registry
 
-from .clock import UTC
+from .clock import UTC, utcnow
+from .db import transaction
 from .models import ActionLogEntry, GameTable, Seat
-from .paging import Page, newest_first
+from .paging import Page
 from .table_data import Table, table_of_row
 from .upgrades import apply_logged, restored_options
 
@@ -50,26 +54,42 @@ class Entry:
         return list((self.row.outcome or {}).get("winners") or []) if self.row.state == "finished" else []
 
 
-async def _with_seats(page: Page[GameTable]) -> Page[Entry]:
-    ids = [row.id for row in page.items]
+async def store_end(table_id: int, **fields: Any) -> None:
+    """Store that the game at ``table_id`` ended now (its ``fields``: the state, the outcome...),
+    its seats' copy of the end time with it, in one transaction."""
+    when = utcnow()
+    async with transaction():
+        await GameTable.filter(id=table_id).update(finished_at=when, **fields)
+        await Seat.filter(table_id=table_id).update(ended_at=when)
+
+
+async def _page(query: Any, order: tuple[str, ...], id_field: str, number: int, size: int) -> Page[Entry]:
+    """Page ``number`` of the ended games ``query`` selects in ``order``, with their seats
+    (``id_field``: where the query's rows keep the table's number). The page's ids are found
+    first and its rows read after: the walk past the earlier pages stays in the index."""
+    total = await query.count()
+    ids = list(await query.order_by(*order).offset((number - 1) * size).limit(size)
+               .values_list(id_field, flat=True))
+    rows = {row.id: row for row in await GameTable.filter(id__in=ids)} if ids else {}
     seats: dict[int, list[Seat]] = {i: [] for i in ids}
     if ids:
         for seat in await Seat.filter(table_id__in=ids).order_by("table_id", "number"):
             seats[seat.table_id].append(seat)
-    return Page([Entry(row, seats[row.id]) for row in page.items], page.number, page.pages, page.total)
+    return Page([Entry(rows[i], seats[i]) for i in ids if i in rows], number, max(1, -(-total // size)), total)
 
 
 async def page_all(number: int, size: int) -> Page[Entry]:
-    return await _with_seats(await newest_first(ended(), number, size, order=NEWEST))
+    return await _page(ended(), NEWEST, "id", number, size)
 
 
 async def page_of_game(game: str, number: int, size: int) -> Page[Entry]:
-    return await _with_seats(await newest_first(ended().filter(game=game), number, size, order=NEWEST))
+    return await _page(ended().filter(game=game), NEWEST, "id", number, size)
 
 
 async def page_of_account(account_id: int, number: int, size: int) -> Page[Entry]:
-    return await _with_seats(await newest_first(ended().filter(seats__account_id=account_id), number, size,
-                                                order=NEWEST))
+    """An account's games: its seats' copy of the end time (Seat.ended_at) and one index."""
+    seats = Seat.filter(account_id=account_id, ended_at__not_isnull=True)
+    return await _page(seats, ("-ended_at", "-table_id"), "table_id", number, size)
 
 
 def aware(when: datetime | None) -> datetime | None:

@@ -132,12 +132,15 @@ class Seat(Model):
                                      on_delete=fields.SET_NULL)
     bot_level = fields.CharField(max_length=16, null=True)  # set for a bot seat
     name = fields.CharField(max_length=32)
+    # The table's end time, copied when it ends (world/history.py ``store_end``): an account's
+    # games that ended are then one range of one index, read without the tables' rows.
+    ended_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "seat"
         unique_together = (("table", "number"),)
-        # `history NAME` (world/history.py): an account's tables, newest first.
-        indexes = (("account_id", "table_id"),)
+        # `history NAME` (world/history.py): an account's games, the last to end first.
+        indexes = (("account_id", "ended_at", "table_id"),)
 
 
 class ActionLogEntry(Model):

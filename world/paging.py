@@ -15,12 +15,11 @@ class Page(Generic[T]):
     total: int
 
 
-async def newest_first(query: Any, number: int, size: int, *related: str,
-                       order: tuple[str, ...] = ("-id",)) -> Page[Any]:
+async def newest_first(query: Any, number: int, size: int, *related: str) -> Page[Any]:
     """Page ``number`` of ``query``'s rows, ``size`` a page, the highest id first (ids grow with
-    time, and never tie as creation times can), or in ``order``."""
+    time, and never tie as creation times can)."""
     total = await query.count()
-    rows = query.order_by(*order).offset((number - 1) * size).limit(size)
+    rows = query.order_by("-id").offset((number - 1) * size).limit(size)
     if related:
         rows = rows.select_related(*related)
     return Page(list(await rows), number, max(1, -(-total // size)), total)

@@ -40,6 +40,7 @@ from .reveal import deliver_reveal, prepare_reveal
 from .storage_pause import StoragePause
 from .table_output import TableOutput
 from .upgrades import apply_logged, restored_options, start_options
+from .history import store_end
 
 if TYPE_CHECKING:
     from .ports import TableHost
@@ -520,8 +521,7 @@ class TableRunner:
                 "winner_seats": list(outcome.winners), "reason": outcome.reason, "params": outcome.params}
 
     async def _store_finish(self, record: dict[str, Any]) -> None:
-        await GameTable.filter(id=self.table.number).update(state="finished", outcome=record,
-                                                            finished_at=utcnow(), deadline_at=None)
+        await store_end(self.table.number, state="finished", outcome=record, deadline_at=None)
 
     async def _finish(self) -> None:
         """Store the result, then say it. If the write fails the table pauses for storage, and

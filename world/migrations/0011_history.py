@@ -1,8 +1,9 @@
 from tortoise import migrations
 from tortoise.migrations import operations as ops
+from tortoise import fields
 from tortoise.indexes import Index
 
-from world.schema import AddIndexDatingBroken
+from world.schema import AddIndexDatingBroken, AddIndexDatingSeats
 
 class Migration(migrations.Migration):
     dependencies = [('models', '0010_channels')]
@@ -18,8 +19,13 @@ class Migration(migrations.Migration):
             model_name='GameTable',
             index=Index(fields=['game', 'finished_at', 'id']),
         ),
-        ops.AddIndex(
+        ops.AddField(
             model_name='Seat',
-            index=Index(fields=['account_id', 'table_id']),
+            name='ended_at',
+            field=fields.DatetimeField(null=True, auto_now=False, auto_now_add=False),
+        ),
+        AddIndexDatingSeats(
+            model_name='Seat',
+            index=Index(fields=['account_id', 'ended_at', 'table_id']),
         ),
     ]
