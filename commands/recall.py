@@ -1,6 +1,7 @@
 """Scrollback (world/scrollback.py): the hall's last lines on entering it, and `recall [PLACE] [N]`
-(`история чата`; `история ЗАЛ|КАНАЛ|СТОЛ` reaches it through commands/history.py) for the hall, a channel or the table you are at. Times are UTC (accounts have no time zone);
-the header says so. Lines of people the reader ignores are left out."""
+(`история чата`; `история ЗАЛ|КАНАЛ|СТОЛ` reaches it through commands/history.py) for the hall,
+a channel or the table you are at. Times are UTC (accounts have no time zone); the header says so.
+Lines of people the reader ignores are left out."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
