@@ -8,7 +8,8 @@ from .base import Command
 
 HALL = ("look", "who", "say", "emote", "tell", "chat", "channels", "recall", "inbox", "board", "news", "motd",
         "rules", "help")
-TABLES = ("tables", "open", "join", "watch", "leave", "start", "bots", "rematch", "replay", "stats", "top", "season")
+TABLES = ("tables", "open", "join", "watch", "leave", "start", "bots", "rematch", "history", "game", "replay",
+          "stats", "top", "season")
 ACCOUNT = ("lang", "encoding", "color", "pagelength", "keys", "password", "quit")
 # The groups in the order `help` shows them (help.group.<name> heads each).
 GROUPS = ("hall", "tables", "game", "account", "staff")

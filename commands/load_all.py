@@ -26,3 +26,4 @@ from . import board  # noqa: F401
 from . import inbox  # noqa: F401
 from . import replay  # noqa: F401
 from . import ratings  # noqa: F401
+from . import history  # noqa: F401

@@ -1,6 +1,7 @@
 """Scrollback (world/scrollback.py): the hall's last lines on entering it, and `recall [PLACE] [N]`
-for the hall, a channel or the table you are at. Times are UTC (accounts have no time zone);
-the header says so. Lines of people the reader ignores are left out."""
+(`история чата`; `история ЗАЛ|КАНАЛ|СТОЛ` reaches it through commands/history.py) for the hall,
+a channel or the table you are at. Times are UTC (accounts have no time zone); the header says so.
+Lines of people the reader ignores are left out."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
@@ -61,7 +62,7 @@ def _place(ctx: Ctx, word: str | None) -> tuple[str, Msg]:
     raise CommandError("recall.unknown_place", word=word)
 
 
-@command("recall", "история чата", "история", "історія чату", "історія", "scrollback",
+@command("recall", "история чата", "історія чату", "scrollback",
          min_prefix=NEW_PREFIX)
 async def recall(ctx: Ctx) -> None:
     words = list(ctx.args)

@@ -76,6 +76,8 @@ DEFAULTS: dict[str, Any] = {
     },
     # The board of players' notes (`board`: world/board.py).
     "board": {"note_length": 300, "page_size": 10, "posts_per_window": 5, "post_window": 600},
+    # The games that ended (`history`: world/history.py).
+    "history": {"page_size": 15},
     "inbox": {
         "retention_days": 90,  # items older than this are dropped (at start, hourly, at login)
         "login_lines": 20,  # a group waiting at login longer than this is summed up, not printed

@@ -126,6 +126,9 @@ RULES: dict[str, dict[str, Rule]] = {
         "posts_per_window": Rule("int", 1, 1_000_000),
         "post_window": Rule("number", 0, 30 * DAY),
     },
+    "history": {
+        "page_size": Rule("int", 1, 1000),
+    },
     "inbox": {
         "retention_days": Rule("number", 0.001, 100 * 365),
         "login_lines": Rule("int", 0, 100_000),

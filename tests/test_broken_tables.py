@@ -170,6 +170,11 @@ async def test_a_corrupted_log_entry_breaks_its_table_only(server_factory, tmp_p
     anna = await telnet(srv, "Анна", create=False)
     await anna.expect(told_player(number, "Торги"))
     await anna.expect(ru("broken.reason.replay", step=1))
+    # `history` lists it as broken, never as a win (issue 18).
+    anna.send_line("история")
+    await anna.expect(re.compile(rf"№{number} [\d:. ]+«Торги», [^—]+ — {ru('history.result.broken')}\."))
+    anna.send_line(f"партия {number}")
+    await anna.expect(f"«Торги»: {ru('history.result.broken')}.")
     await open_table(anna, "открыть торги")
     boris = await ssh(srv, "Борис")
     await boris.expect(told_player(number, "Торги"))

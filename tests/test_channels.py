@@ -217,4 +217,5 @@ def test_the_new_verbs_take_no_short_start_players_already_use():
     assert key("ch", {TABLE, GAME}, "coup") == key("cha", {TABLE, GAME}, "coup") == "challenge"
     assert key("бо", {TABLE}) == "bots" and key("ка", {HALL}) == "say" and key("c", {HALL}) == "color"
     assert key("болт", {HALL}) == key("бала", {TABLE, GAME}, "coup") == "chat"
-    assert key("исто", {HALL}) == key("reca", {HALL}) == "recall" and key("кана", {HALL}) == "channels"
+    # `история` is the games played since issue 18; `история чата` (whole) and `reca` are recall.
+    assert key("исто", {HALL}) == "history" and key("reca", {HALL}) == "recall" and key("кана", {HALL}) == "channels"

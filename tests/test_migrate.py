@@ -246,3 +246,32 @@ async def test_pre_migration_postgres_database_is_adopted_and_its_table_finishes
         assert await conn.fetchval("SELECT count(*) FROM account WHERE autopass IS NULL") == 2
     finally:
         await conn.close()
+
+
+def test_the_history_migration_dates_the_games_that_ended_before_it(tmp_path):
+    """0012_history (issue 18): a table broken before broken tables had an end time gets one
+    (its start), and the seats of every game that ended get their table's end (Seat.ended_at),
+    so `history` and `history NAME` list the games an older database already has."""
+    data = tmp_path / "data"
+    path = load_sqlite(data)
+    db = sqlite3.connect(path)
+    start, end = "2026-11-30 10:00:00+00:00", "2026-11-30 10:20:00+00:00"
+    for number, state, finished in ((2, "finished", end), (3, "broken", None), (4, "closed", None)):
+        db.execute("INSERT INTO game_table (id, game, options, seed, host, state, seats_total, created_at, "
+                   "started_at, finished_at, outcome) VALUES (?, 'bids', '{}', 1, 'Анна', ?, 2, ?, ?, ?, '{}')",
+                   [number, state, start, start if state != "closed" else None, finished])
+        db.execute("INSERT INTO seat (table_id, number, account_id, name) SELECT ?, 0, id, name FROM account "
+                   "ORDER BY id LIMIT 1", [number])
+    db.commit()
+    db.close()
+    assert korchma("migrate", "--data-dir", str(data)) == ADOPTED
+    db = sqlite3.connect(path)
+    try:
+        tables = dict(db.execute("SELECT id, finished_at FROM game_table WHERE id > 1").fetchall())
+        seats = dict(db.execute("SELECT table_id, ended_at FROM seat WHERE table_id > 1").fetchall())
+        running = db.execute("SELECT ended_at FROM seat WHERE table_id = 1").fetchall()
+    finally:
+        db.close()
+    assert tables == {2: end, 3: start, 4: None}
+    assert seats == tables
+    assert running and all(ended is None for (ended,) in running)

@@ -33,6 +33,7 @@ from tortoise.expressions import Q
 
 from .accounts import name_key
 from .audit import audit
+from .history import store_end
 from .i18n import nested
 from .messages import msg
 from .models import Account, GameTable
@@ -115,7 +116,8 @@ def game_name(game: str) -> Any:
 
 
 async def _store_broken(table_id: int, outcome: dict[str, Any]) -> None:
-    await GameTable.filter(id=table_id).update(state="broken", outcome=outcome, deadline_at=None)
+    # With its end time: `history` lists it among the games that ended (world/history.py).
+    await store_end(table_id, state="broken", outcome=outcome, deadline_at=None)
 
 
 async def mark_broken(manager: "TableHost", row: GameTable, err: BaseException) -> Table:

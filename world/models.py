@@ -115,10 +115,13 @@ class GameTable(Model):
     previous = fields.IntField(null=True)  # a rematch: the number of the finished table it plays again
     created_at = fields.DatetimeField(auto_now_add=True)
     started_at = fields.DatetimeField(null=True)
-    finished_at = fields.DatetimeField(null=True)
+    finished_at = fields.DatetimeField(null=True)  # when it ended: finished, or broken (world/broken_tables.py)
 
     class Meta:
         table = "game_table"
+        # `history` (world/history.py): the games that ended (an end time: finished, broken or
+        # abandoned), the last to end first, all or of one game.
+        indexes = (("finished_at", "id"), ("game", "finished_at", "id"))
 
 
 class Seat(Model):
@@ -129,10 +132,15 @@ class Seat(Model):
                                      on_delete=fields.SET_NULL)
     bot_level = fields.CharField(max_length=16, null=True)  # set for a bot seat
     name = fields.CharField(max_length=32)
+    # The table's end time, copied when it ends (world/history.py ``store_end``): an account's
+    # games that ended are then one range of one index, read without the tables' rows.
+    ended_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "seat"
         unique_together = (("table", "number"),)
+        # `history NAME` (world/history.py): an account's games, the last to end first.
+        indexes = (("account_id", "ended_at", "table_id"),)
 
 
 class ActionLogEntry(Model):

@@ -33,6 +33,7 @@ from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
 from .clock import UTC, utcnow
 from .db import is_storage_failure, transaction
+from .history import store_end
 from .messages import msg
 from .models import ActionLogEntry, GameTable
 from .presenters.absence import timeout_events
@@ -520,8 +521,7 @@ class TableRunner:
         return outcome_record(self.table, self.table.game)  # (a replay compares with it: one shape)
 
     async def _store_finish(self, record: dict[str, Any]) -> None:
-        await GameTable.filter(id=self.table.number).update(state="finished", outcome=record,
-                                                            finished_at=utcnow(), deadline_at=None)
+        await store_end(self.table.number, state="finished", outcome=record, deadline_at=None)
 
     async def _finish(self) -> None:
         """Store the result, then say it. If the write fails the table pauses for storage, and

@@ -104,6 +104,37 @@ class AddFieldIfMissing(AddField):
         await super().database_forward(app_label, old_state, new_state, state_editor)
 
 
+class AddIndexThenUpdate(ops.AddIndex):
+    """AddIndex, then ``UPDATE``: the rows a database already has get the values the new index
+    is for. A new database is made from the models and has no rows: there it is recorded, not
+    run, like any AddIndex (it is one: world/schema.py MODEL_OPERATIONS)."""
+
+    UPDATE = ""
+
+    async def database_forward(self, app_label: str, old_state: Any, new_state: Any,
+                               state_editor: Any = None) -> None:
+        await super().database_forward(app_label, old_state, new_state, state_editor)
+        if state_editor:
+            await state_editor.client.execute_script(self.UPDATE)
+
+
+class AddIndexDatingBroken(AddIndexThenUpdate):
+    """The tables broken before broken tables had an end time (world/broken_tables.py sets it
+    now) get one: `history` lists a game by its end (world/history.py), and a broken one ended
+    at the latest known moment before it broke (its start, else its opening)."""
+
+    UPDATE = ("UPDATE game_table SET finished_at = COALESCE(started_at, created_at) "
+              "WHERE state = 'broken' AND finished_at IS NULL")
+
+
+class AddIndexDatingSeats(AddIndexThenUpdate):
+    """The seats of the games that ended before seats kept the end time get their table's
+    (world/history.py ``store_end``)."""
+
+    UPDATE = ("UPDATE seat SET ended_at = (SELECT finished_at FROM game_table WHERE game_table.id = seat.table_id) "
+              "WHERE ended_at IS NULL")
+
+
 async def column_names(conn: Any, table: str) -> set[str]:
     if conn.capabilities.dialect == "sqlite":
         _, rows = await conn.execute_query(f'PRAGMA table_info("{table}")')
