@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`history` at scale: 100,000 finished games, in SQLite and in PostgreSQL.
+"""`history`, `stats` and `top` at scale: 100,000 finished games, in SQLite and in PostgreSQL.
 
     .venv/bin/python bench/history_scale.py [--games 100000] [--accounts 5000] [--runs 15]
                                             [--only sqlite|postgres]
@@ -17,9 +17,17 @@ seats of the page included):
   player last  `history NAME LAST`     the same player's last page
   game p1      `history coup`          one game's first page
   game deep    `history coup 1000`     one game's page 15,000 down
+  stats        `stats NAME`            the busy player's results, every game (world/ratings.py)
+  stats game   `stats NAME coup`       the same, one game
+  top p1       `top coup`              a leaderboard's first page
+  top deep     `top coup 50`           its page 50
+  top humans   `top coup humans`       the games-without-bots pool
+
+The results and ratings are those the finished games would have left (world/ratings.py's
+game_result rows, one per seat, and a rating per player, game and pool), filled in bulk too.
 
 beside two baselines measured in the same run: a bare ``SELECT count(*) FROM game_table`` and
-the same queries after the migration's history indexes are dropped. The median of ``--runs``
+the same queries after the history and ratings indexes are dropped. The median of ``--runs``
 runs is printed, in milliseconds. The issue's bar: under 50 ms each with the indexes.
 
 PostgreSQL runs in a throwaway cluster (tests/pg.py, as the tests start theirs); with no
@@ -46,7 +54,11 @@ GAMES = ("bids", "coup", "whispers", "mafia", "revolution")
 PAGE = 15  # config.toml [history] page_size
 # The indexes the history migration adds, as (table, columns): dropped for the baseline.
 HISTORY_INDEXES = (("game_table", ("finished_at", "id")), ("game_table", ("game", "finished_at", "id")),
-                   ("seat", ("account_id", "ended_at", "table_id")))
+                   ("seat", ("account_id", "ended_at", "table_id")),
+                   ("game_result", ("account_id", "game", "season")),
+                   ("rating", ("season", "game", "pool", "ordinal")))
+TOP_PAGE = 20  # config.toml [ratings] top_page
+SIDES = {"mafia": ("mafia", "law", "neutral"), "whispers": ("people", "peacekeepers")}
 
 
 def generate(games: int, accounts: int, seed: int = 18) -> tuple[list[tuple], list[tuple], list[tuple]]:
@@ -98,6 +110,38 @@ def generate(games: int, accounts: int, seed: int = 18) -> tuple[list[tuple], li
     return account_rows, tables, seats
 
 
+def results_and_ratings(tables: list[tuple], seats: list[tuple], seed: int = 18) -> tuple[list[tuple], list[tuple]]:
+    """The game_result rows the finished games leave (one per seat) and the rating rows (per
+    player, game and pool) they would have made: the shapes world/ratings.py writes."""
+    rng = random.Random(seed)
+    by_table: dict[int, list[tuple]] = {}
+    for row in seats:
+        by_table.setdefault(row[1], []).append(row)
+    results, tally = [], {}
+    for table_id, game, _opts, _seed, _host, state, n, outcome, _created, started, finished in tables:
+        if state != "finished":
+            continue
+        winners = set(json.loads(outcome)["winner_seats"])
+        table_seats = by_table[table_id]
+        with_bots = any(r[3] is None for r in table_seats)
+        for seat_id, _, number, account, bot, _name, _ended in table_seats:
+            side = rng.choice(SIDES[game]) if game in SIDES else None
+            won = number in winners
+            results.append((len(results) + 1, table_id, number, game, 1, account, bot, side,
+                            "citizen" if game == "mafia" else None, 0 if won else 1, won,
+                            (finished - started).total_seconds(), with_bots, finished))
+            player = f"a:{account}" if account is not None else f"b:{bot}"
+            for pool in ("all",) + (() if with_bots else ("humans",)):
+                entry = tally.setdefault((game, pool, player), [account, bot, 25.0, 8.333, 0, 0])
+                entry[2] += rng.uniform(-1.0, 1.2)
+                entry[3] = max(1.0, entry[3] * 0.97)
+                entry[4] += 1
+                entry[5] += won
+    ratings = [(i, 1, game, pool, player, account, bot, mu, sigma, mu - 3 * sigma, played, wins)
+               for i, ((game, pool, player), (account, bot, mu, sigma, played, wins)) in enumerate(tally.items(), 1)]
+    return results, ratings
+
+
 def insert_sql(dialect: str) -> dict[str, str]:
     def mark(i: int) -> str:
         return "?" if dialect == "sqlite" else f"${i}"
@@ -110,16 +154,20 @@ def insert_sql(dialect: str) -> dict[str, str]:
         "game_table": ("INSERT INTO game_table (id, game, options, seed, host, state, seats_total, outcome, "
                        f"created_at, started_at, finished_at) VALUES ({values(11)})"),
         "seat": f"INSERT INTO seat (id, table_id, number, account_id, bot_level, name, ended_at) VALUES ({values(7)})",
+        "game_result": ("INSERT INTO game_result (id, table_id, seat, game, season, account_id, bot_level, side, role, "
+                        f"rank, won, seconds, with_bots, finished_at) VALUES ({values(14)})"),
+        "rating": ("INSERT INTO rating (id, season, game, pool, player, account_id, bot_level, mu, sigma, ordinal, "
+                   f"games, wins) VALUES ({values(12)})"),
     }
 
 
-async def fill(dialect: str, rows: tuple[list[tuple], list[tuple], list[tuple]]) -> float:
+async def fill(dialect: str, rows: tuple[list[tuple], ...]) -> float:
     from tortoise import connections
 
     conn = connections.get("default")
     sql = insert_sql(dialect)
     started = time.perf_counter()
-    for name, data in zip(("account", "game_table", "seat"), rows):
+    for name, data in zip(("account", "game_table", "seat", "game_result", "rating"), rows):
         for at in range(0, len(data), 20000):
             chunk = data[at:at + 20000]
             if dialect == "sqlite":  # datetimes as tortoise writes them to SQLite
@@ -165,7 +213,7 @@ async def timed(run: Callable[[], Awaitable[Any]], runs: int) -> float:
 
 
 def queries(busy: int, busy_pages: int) -> dict[str, Callable[[], Awaitable[Any]]]:
-    from world import history
+    from world import history, ratings
 
     return {
         "all p1": lambda: history.page_all(1, PAGE),
@@ -174,6 +222,11 @@ def queries(busy: int, busy_pages: int) -> dict[str, Callable[[], Awaitable[Any]
         "player last": lambda: history.page_of_account(busy, busy_pages, PAGE),
         "game p1": lambda: history.page_of_game("coup", 1, PAGE),
         "game deep": lambda: history.page_of_game("coup", 1000, PAGE),
+        "stats": lambda: ratings.stats_of(busy),
+        "stats game": lambda: ratings.stats_of(busy, "coup"),
+        "top p1": lambda: ratings.leaderboard("coup", 1, False, 1, TOP_PAGE),
+        "top deep": lambda: ratings.leaderboard("coup", 1, False, 50, TOP_PAGE),
+        "top humans": lambda: ratings.leaderboard("coup", 1, True, 1, TOP_PAGE),
     }
 
 
@@ -186,6 +239,7 @@ async def measure(dialect: str, url: str, args: argparse.Namespace) -> dict[str,
     await db.init(url)
     try:
         rows = generate(args.games, args.accounts)
+        rows = rows + results_and_ratings(rows[1], rows[2])
         fill_seconds = await fill(dialect, rows)
         conn = connections.get("default")
         ended = await history.ended().count()

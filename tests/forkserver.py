@@ -6,10 +6,11 @@ layers) before `main()` ran. This helper process imports them once per pytest wo
 server is then a fresh `fork()` of it that runs `server.cli.main(argv)` with its own command
 line, working folder, environment, stdin/stdout/stderr and descriptor limit: the same code as
 `python -m server serve ...`, in a process of its own, listening on real sockets. Modules are
-imported here, and the libraries' own read-only data loaded (pymorphy3's dictionaries, Babel's
-plural rules: installed packages no test changes); nothing of the project's is read (catalogs,
-config, the database: each server reads its own, as a start from scratch does), and no thread or
-event loop exists at the fork.
+imported here, and the read-only texts every start loads (server.startup.preload_texts: our
+catalogs, Babel's plural rules, pymorphy3's dictionaries, the game modules: files no test changes
+while the suite runs; a start read them again each time, a quarter of its CPU); nothing else of
+the project's is read (config, the database: each server reads its own, as a start from scratch
+does), and no thread or event loop exists at the fork.
 
 Protocol (a Unix socket per request): the client sends one JSON line {argv, cwd, env, nofile}
 with three descriptors (stdin, stdout, stderr) attached; the forkserver answers "pid N\n", and
@@ -32,7 +33,9 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-PRELOAD = ("server.cli", "server.app", "server.ssh", "server.telnet", "commands")
+# commands.load_all: every command module (and the world modules they use), which a server
+# otherwise imports at its first command line.
+PRELOAD = ("server.cli", "server.app", "server.ssh", "server.telnet", "commands", "commands.load_all")
 
 
 class ForkedProcess:
@@ -215,11 +218,9 @@ def serve(path: str) -> None:
 
     for name in PRELOAD:
         importlib.import_module(name)
-    from world import i18n, morph
+    from server.startup import preload_texts
 
-    morph.warm()
-    for lang in i18n.LANGUAGES:
-        i18n.plural_category(lang, 2)
+    preload_texts()  # the catalogs, plural rules, dictionaries and game modules each start reads
     assert threading.active_count() == 1, "a thread at the fork would be copied half-way"
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)

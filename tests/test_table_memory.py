@@ -48,6 +48,8 @@ async def test_a_finished_table_releases_its_runner_and_then_itself(server_facto
     await boris.expect(f"Вы смотрите за столом {number}")
     await anna.expect(FINISHED, 60)
     await boris.expect(FINISHED, 60)
+    # The rematch hint is the end's last line: the runner lets go in the same step.
+    await anna.expect(ru("table.rematch_hint"), 10)
 
     # Over: the runner and the game's state are gone, the table stays while people are at it.
     anna.send_line("столы")
