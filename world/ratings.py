@@ -271,17 +271,22 @@ class GameStats:
     roles: list[Split]
 
 
-def _splits(rows: list[GameResult], field: str) -> list[Split]:
+# The columns `stats` reads of each result: tuples, not model objects (a busy player has thousands
+# of results, and making an object of each cost most of the command's time).
+_GAME, _WON, _WITH_BOTS, _SECONDS, _SIDE, _ROLE = range(6)
+
+
+def _splits(rows: list[tuple], column: int) -> list[Split]:
     played: dict[str, int] = {}
     won: dict[str, int] = {}
     side: dict[str, str | None] = {}
     for r in rows:
-        label = getattr(r, field)
+        label = r[column]
         if label is None:
             continue
         played[label] = played.get(label, 0) + 1
-        won[label] = won.get(label, 0) + int(r.won)
-        side[label] = r.side
+        won[label] = won.get(label, 0) + int(r[_WON])
+        side[label] = r[_SIDE]
     return [Split(k, n, won[k], side[k]) for k, n in sorted(played.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
@@ -292,15 +297,15 @@ async def stats_of(account_id: int, game: str | None = None, season: int | None 
         query = query.filter(game=game)
     if season is not None:
         query = query.filter(season=season)
-    by_game: dict[str, list[GameResult]] = {}
-    for r in await query:
-        by_game.setdefault(r.game, []).append(r)
+    by_game: dict[str, list[tuple]] = {}
+    for r in await query.values_list("game", "won", "with_bots", "seconds", "side", "role"):
+        by_game.setdefault(r[_GAME], []).append(r)
     out = []
     for name, rows in sorted(by_game.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        lengths = [r.seconds for r in rows if r.seconds is not None]
-        out.append(GameStats(name, len(rows), sum(r.won for r in rows), sum(r.with_bots for r in rows),
+        lengths = [r[_SECONDS] for r in rows if r[_SECONDS] is not None]
+        out.append(GameStats(name, len(rows), sum(bool(r[_WON]) for r in rows), sum(bool(r[_WITH_BOTS]) for r in rows),
                              sum(lengths) / len(lengths) if lengths else None,
-                             _splits(rows, "side"), _splits(rows, "role")))
+                             _splits(rows, _SIDE), _splits(rows, _ROLE)))
     return out
 
 
