@@ -49,7 +49,7 @@ async def test_a_finished_table_releases_its_runner_and_then_itself(server_facto
     await anna.expect(FINISHED, 60)
     await boris.expect(FINISHED, 60)
     # The rematch hint is the end's last line: the runner lets go in the same step.
-    await anna.expect(ru("table.rematch_hint"), 10)
+    await anna.expect(ru("table.rematch_hint"), 30)
 
     # Over: the runner and the game's state are gone, the table stays while people are at it.
     anna.send_line("столы")

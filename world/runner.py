@@ -544,13 +544,13 @@ class TableRunner:
         table.state_name = "finished"
         table.outcome = record
         self._halt_moves()
-        await rate_finished(table.number, table.game)  # stats and ratings, before anyone hears the end
         winners = record["winners"]
         message = msg("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))
         self.world.broadcast(table.room, message)
         for seat in table.seats:
             if seat.account_id is not None and not self.world.is_online(seat.account_id):
                 await self.world.keep(seat.account_id, message, "game", table.number)
+        await rate_finished(table.number, table.game)  # stats and ratings, before anyone reads the end
         await deliver_reveal(self, reveal)  # to all who played or watched
         self.world.broadcast(table.room, msg("table.rematch_hint"))
         self.manager.game_over(table)
