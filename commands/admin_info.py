@@ -3,8 +3,9 @@ and the doors and addresses an admin's `who` adds under each player."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 
+from world.clock import utc_minute
 from world import accounts, login_history
 from world.messages import Msg, msg
 from world.models import Account, Ban
@@ -21,8 +22,7 @@ _WORD = re.compile(r'\s*(?:"[^"]*"|«[^»]*»|\S+)')
 def utc_time(moment: datetime) -> str:
     """A moment as ban messages write it, with its zone: «2026-12-01 14:05 UTC» (the database
     keeps UTC; a naive value is UTC)."""
-    moment = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
+    return utc_minute(moment)
 
 
 def reason_after(rest: str, words: int) -> str | None:

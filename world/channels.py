@@ -13,9 +13,10 @@
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Iterable
 
+from .clock import as_utc, utcnow
 from .models import Account, ChannelMute
 
 CHANNELS = ("chat",)
@@ -64,8 +65,7 @@ class Channels:
         mute = await ChannelMute.get_or_none(account_id=account_id, channel=channel)
         if mute is None:
             return None
-        until = mute.until if mute.until.tzinfo else mute.until.replace(tzinfo=timezone.utc)
-        return mute if until > datetime.now(timezone.utc) else None
+        return mute if as_utc(mute.until) > utcnow() else None
 
     async def mute(self, account_id: int, channel: str, until: datetime, by: str, reason: str | None) -> None:
         await ChannelMute.update_or_create(defaults={"until": until, "by": by, "reason": reason},

@@ -24,7 +24,7 @@ from typing import Any
 
 from games import registry
 
-from .clock import UTC, utcnow
+from .clock import as_utc, utcnow
 from .db import transaction
 from .models import ActionLogEntry, GameTable, Seat
 from .paging import Page
@@ -93,9 +93,7 @@ async def page_of_account(account_id: int, number: int, size: int) -> Page[Entry
 
 
 def aware(when: datetime | None) -> datetime | None:
-    if when is not None and when.tzinfo is None:
-        return when.replace(tzinfo=UTC)
-    return when
+    return None if when is None else as_utc(when)
 
 
 def seconds_of(row: GameTable) -> float | None:

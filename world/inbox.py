@@ -18,13 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any
 
 from tortoise.functions import Count
 
 from . import accounts
 from .best_effort import best_effort
+from .clock import as_utc
 from .messages import Msg, msg
 from .models import GameTable, InboxItem
 
@@ -38,8 +39,7 @@ PURGE_EVERY = 3600.0  # seconds between sweeps of expired items (also at start a
 def stamp(when: datetime) -> str:
     """An item's time with its zone, as ban expiries are written: «01.12 14:05 UTC» (the
     database keeps UTC; a naive value is UTC)."""
-    moment = when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
-    return moment.strftime("%d.%m %H:%M UTC")
+    return as_utc(when).strftime("%d.%m %H:%M UTC")
 
 
 @dataclass

@@ -41,7 +41,7 @@ from games import registry
 from games.seat_standing import SeatStanding
 from games.standing import standing_of
 
-from .clock import UTC, utcnow
+from .clock import as_utc, utcnow
 from .db import is_storage_failure, transaction
 from .models import ActionLogEntry, GameResult, GameTable, Rating, Season, Seat, ServerSetting
 from .upgrades import apply_logged, restored_options
@@ -113,9 +113,7 @@ async def _write(row: GameTable, seats: list[Seat], standing: list[SeatStanding]
     finished = row.finished_at or utcnow()
     seconds = None
     if row.started_at is not None:
-        started = row.started_at if row.started_at.tzinfo else row.started_at.replace(tzinfo=UTC)
-        ended = finished if finished.tzinfo else finished.replace(tzinfo=UTC)
-        seconds = max(0.0, (ended - started).total_seconds())
+        seconds = max(0.0, (as_utc(finished) - as_utc(row.started_at)).total_seconds())
     with_bots = any(seat.bot_level is not None for seat in seats)
     async with transaction():
         for seat in seats:

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from games import registry
 from games.base import Event, RuleError
 
 from .broken_tables import GameGone
+from .clock import as_utc, utc_minute
 from .i18n import nested, nested_list, strip_marks, t
 from .messages import Msg, msg
 from .presenters import present_params, said_elsewhere, seat_name
@@ -180,11 +181,7 @@ def _lines(table: Table, events: list[Event]) -> list[Msg]:
 def _seconds(start: datetime | None, end: datetime | None) -> float | None:
     if start is None or end is None:
         return None
-    return max(0.0, (_utc(end) - _utc(start)).total_seconds())
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    return max(0.0, (as_utc(end) - as_utc(start)).total_seconds())
 
 
 def _clock(seconds: float) -> str:
@@ -196,7 +193,7 @@ def _clock(seconds: float) -> str:
 
 
 def _when(moment: datetime | None) -> str:
-    return _utc(moment).strftime("%Y-%m-%d %H:%M UTC") if moment is not None else "-"
+    return utc_minute(moment) if moment is not None else "-"
 
 
 # -- the transcript as messages --------------------------------------------------------------------
