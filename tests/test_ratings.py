@@ -174,6 +174,51 @@ async def test_the_start_up_sweep_reads_only_what_finished_since_the_last(databa
     assert await GameResult.filter(table_id=new.id).count() == 3
 
 
+async def several_games(people: list[Account]) -> None:
+    """Mafia and «Шептуны» tables of several seeds, one with bots and one with no start time,
+    rated: results with sides, roles, wins and losses for `stats` to group."""
+    for game, seeds in (("mafia", range(1, 6)), ("whispers", range(1, 4))):
+        for seed in seeds:
+            seats = 7 if game == "mafia" else 5
+            state, _ = play(game, seats, seed=seed)
+            bots = 1 if seed == 2 else 0
+            row = await finished_table(game, people[:seats - bots], seed, bots=bots)
+            if seed == 3:
+                await GameTable.filter(id=row.id).update(started_at=None)
+            assert await ratings.rate_table(row.id, state)
+
+
+async def stats_by_hand(account_id: int) -> list[ratings.GameStats]:
+    """What `stats` should say, counted here from every result row."""
+    rows = await GameResult.filter(account_id=account_id).order_by("id")
+    out = []
+    for game in sorted({r.game for r in rows}):
+        mine = [r for r in rows if r.game == game]
+        timed = [r.seconds for r in mine if r.seconds is not None]
+
+        def split(attr: str) -> list[ratings.Split]:
+            labels = sorted({getattr(r, attr) for r in mine} - {None})
+            found = [ratings.Split(label, sum(getattr(r, attr) == label for r in mine),
+                                   sum(getattr(r, attr) == label and r.won for r in mine),
+                                   next(r.side for r in mine if getattr(r, attr) == label)) for label in labels]
+            return sorted(found, key=lambda s: (-s.played, s.label))
+        out.append(ratings.GameStats(game, len(mine), sum(r.won for r in mine), sum(r.with_bots for r in mine),
+                                     sum(timed) / len(timed) if timed else None, split("side"), split("role")))
+    return sorted(out, key=lambda s: (-s.played, s.game))
+
+
+async def test_stats_are_counted_in_the_database_as_by_hand(database):
+    people = await accounts(7)
+    await several_games(people)
+    for person in people:
+        assert await ratings.stats_of(person.id) == await stats_by_hand(person.id)
+    found = await ratings.stats_of(people[0].id)
+    assert [s.game for s in found] == ["mafia", "whispers"] and found[0].played == 5
+    assert found[0].with_bots == 1 and found[0].roles and found[0].sides
+    assert sum(s.played for s in found[0].roles) == 5
+    assert [s.game for s in await ratings.stats_of(people[0].id, "whispers")] == ["whispers"]
+
+
 def test_revolution_ranks_the_others_by_level_and_bids_by_score():
     """The free-for-all standings the engines give (games/*/standing.py): pure, no database."""
     from games.standing import standing_of
@@ -211,6 +256,9 @@ async def _postgresql_check(url: str) -> None:
         rows, total = await ratings.leaderboard("whispers", 1, True, 1, 10)
         assert total == 5 and {r.account_id for r in rows[:len(winners)]} == {people[s].id for s in winners}
         assert (await ratings.stats_of(people[0].id))[0].played == 1
+        await several_games(people + [await Account.create(name=f"Q{i}", name_key=f"q{i}") for i in range(2)])
+        for person in people:
+            assert await ratings.stats_of(person.id) == await stats_by_hand(person.id)
     finally:
         await db.close()
     print("ok")
