@@ -1,7 +1,8 @@
 """Stats, ratings and seasons over the wire (issue 18): two whole Coup games for three, one of
 people only (all three stand up at once: the autopilot plays their seats, which stay theirs)
 and one with a bot, then over telnet and SSH: `stats` counts both (one with bots), `top coup`
-lists the three ratings best first with the bot, `top coup humans` leaves the bot game out,
+lists the three ratings best first with the bot, `game N` (telnet ru, SSH en) shows each
+seat's final cards and coins exactly as the end-of-game block did, `top coup humans` leaves the bot game out,
 `finger` shows the rating, `season new` is refused to a player and started by an admin, and
 the new season's `top` is empty while `top coup season 1` still reads."""
 from __future__ import annotations
@@ -18,9 +19,10 @@ GAME = "открыть переворот reaction=5 turn=10 seats=3"
 LEAVE = {"Анна": "Вы выходите из-за стола", "Boris": "You leave table", "Гость": "Ви виходите"}
 
 
-async def whole_game(host: Any, others: list[Any], bots: int) -> None:
+async def whole_game(host: Any, others: list[Any], bots: int) -> int:
     """``host`` opens Coup for three, ``others`` join, ``bots`` bots fill the rest; everyone
-    stands up at once (the autopilot plays on) and each sees the end-of-game block."""
+    stands up at once (the autopilot plays on) and each sees the end-of-game block; the
+    table's number."""
     number = await open_table(host, GAME)
     for client in others:
         client.send_line(f"join {number}")
@@ -36,6 +38,15 @@ async def whole_game(host: Any, others: list[Any], bots: int) -> None:
         client.send_line("leave")
     for client in [host, *others]:
         await client.expect(HEADER, timeout=120)
+    return number
+
+
+# One seat's line of Coup's end-of-game block: its hidden and face-up cards and its coins.
+SEAT_CARDS = re.compile(r"^\s+\S+: (закрытые карты|face down|закриті карти) — .*$", re.M)
+
+
+def seat_lines(text: str) -> list[str]:
+    return [m.group(0).strip() for m in SEAT_CARDS.finditer(text)]
 
 
 def lines_of(text: str, pattern: str) -> list[str]:
@@ -57,7 +68,27 @@ async def test_stats_top_finger_and_seasons_after_real_games(server_factory):
     boris = await person(srv, "ssh", "Boris", "en")
     guest = await person(srv, "telnet", "Гость", "uk")
     await whole_game(anna, [boris, guest], bots=0)  # people only
-    await whole_game(anna, [boris], bots=1)  # with a bot
+    anna.mark_here()
+    boris.mark_here()
+    number = await whole_game(anna, [boris], bots=1)  # with a bot
+    await anna.settle(0.5)
+    await boris.settle(0.1)
+    # `game N` shows every seat's final cards and coins as the end-of-game block showed them.
+    live = {"ru": seat_lines(anna.text_since_mark()), "en": seat_lines(boris.text_since_mark())}
+    assert len(live["ru"]) == 3 and len(live["en"]) == 3, live
+    anna.mark_here()
+    anna.send_line(f"партия {number}")
+    await anna.expect(re.compile(rf"Партия №{number}, «Переворот»: побед"))
+    await anna.expect(HEADER)
+    await anna.settle(0.5)
+    assert seat_lines(anna.text_since_mark()) == live["ru"]
+    boris.mark_here()
+    boris.send_line(f"game {number}")
+    await boris.expect(re.compile(rf"Game #{number}, «Coup»: won by"))
+    await boris.expect(re.compile(r"3\. Бот-\w+ \(bot\)"))
+    await boris.expect(HEADER)
+    await boris.settle(0.5)
+    assert seat_lines(boris.text_since_mark()) == live["en"]
 
     # stats: both games, one with bots, an average length; per the reader's language.
     text = await reply(anna, "статистика", re.compile(r"с ботами — \d+; в среднем партия длится [^.]+\."))
