@@ -66,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--ssh-port", type=int, default=None, metavar="N", help="SSH port (0 = any free port)")
     serve.add_argument("--metrics-port", type=int, default=None, metavar="N",
                        help="serve Prometheus /metrics on this port (0 = any free port, -1 = off)")
+    serve.add_argument("--redis-url", default=None, metavar="URL",
+                       help="join the nodes that share this Redis (or Valkey): cluster.redis_url, docs/cluster.md")
+    serve.add_argument("--node", default=None, metavar="NAME",
+                       help="this node's name in the cluster (cluster.node; default: host name and telnet port)")
     serve.set_defaults(run=run_serve)
     for name in SUBCOMMANDS:
         importlib.import_module(f".{name}", __package__).register(sub)
@@ -83,6 +87,9 @@ def load_config(args: argparse.Namespace) -> config_mod.Config:
             over["server"][key] = value
     if getattr(args, "metrics_port", None) is not None:
         over["metrics"] = {"port": args.metrics_port}
+    for key in ("redis_url", "node"):
+        if getattr(args, key, None) is not None:
+            over.setdefault("cluster", {})[key] = getattr(args, key)
     cfg = config_mod.load(paths, over)
     if args.data_dir is not None:
         # A data folder given on the command line is relative to where the command runs.

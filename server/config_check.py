@@ -133,6 +133,14 @@ RULES: dict[str, dict[str, Rule]] = {
         "retention_days": Rule("number", 0.001, 100 * 365),
         "login_lines": Rule("int", 0, 100_000),
     },
+    "cluster": {
+        "redis_url": Rule("text"),
+        "node": Rule("text"),
+        # A table's lease lasts this long unless renewed: the longest a dead node's tables wait
+        # for another node (the bar is 10 s); renewed every heartbeat.
+        "lease_seconds": Rule("number", 1, 60),
+        "heartbeat_seconds": Rule("number", 0.1, 20),
+    },
     "metrics": {
         "host": Rule("text", nonempty=True),
         "port": Rule("int", -1, 65535),  # -1: off; 0: any free port
@@ -150,6 +158,7 @@ RULES: dict[str, dict[str, Rule]] = {
 FLAGS = {"host": "--host", "telnet_port": "--telnet-port", "ssh_port": "--ssh-port",
          "data_dir": "--data-dir", "database_url": "--database-url"}
 METRICS_FLAGS = {"port": "--metrics-port"}
+CLUSTER_FLAGS = {"redis_url": "--redis-url", "node": "--node"}
 
 
 def _choices(rule: Rule) -> tuple[str, ...]:
@@ -254,7 +263,7 @@ class Origin:
 
     def where(self, section: str, key: str | None = None) -> str:
         if self.path is None:
-            flag = {"server": FLAGS, "metrics": METRICS_FLAGS}.get(section, {}).get(key or "")
+            flag = {"server": FLAGS, "metrics": METRICS_FLAGS, "cluster": CLUSTER_FLAGS}.get(section, {}).get(key or "")
             return flag or "command line"
         line = self.line_of(section, key)
         return f"{self.path}, line {line}" if line else str(self.path)
@@ -316,6 +325,20 @@ def check_together(raw: dict[str, Any], where: Callable[[str, str], str]) -> Non
         raise ConfigError(f"{where('accounts', 'argon2_memory')}: accounts.argon2_memory must be at least 8 KiB "
                           f"per lane (accounts.argon2_lanes = {lanes}: {8 * lanes}), not {memory}")
     server = raw["server"]
+    cluster = raw["cluster"]
+    if cluster["redis_url"]:
+        if not cluster["redis_url"].startswith(("redis://", "rediss://", "unix://")):
+            raise ConfigError(f"{where('cluster', 'redis_url')}: cluster.redis_url must be a redis://, rediss:// "
+                              f"or unix:// URL, not {show(cluster['redis_url'])}")
+        if not server["database_url"].startswith(("postgres://", "postgresql://")):
+            raise ConfigError(f"{where('cluster', 'redis_url')}: cluster.redis_url turns several nodes on, and "
+                              "they share one database: server.database_url (--database-url) must then be "
+                              "a postgres:// URL, not " + (show(server["database_url"]) if server["database_url"]
+                                                           else "the SQLite file in the data folder"))
+        if cluster["heartbeat_seconds"] * 2 > cluster["lease_seconds"]:
+            raise ConfigError(f"{where('cluster', 'heartbeat_seconds')}: cluster.heartbeat_seconds must be at most "
+                              f"half of cluster.lease_seconds ({cluster['lease_seconds']:g}), so a lease is "
+                              f"renewed twice before it runs out, not {cluster['heartbeat_seconds']:g}")
     if server["proxy_protocol"] and not server["proxy_trusted"]:
         raise ConfigError(f"{where('server', 'proxy_trusted')}: server.proxy_trusted is empty while "
                           "server.proxy_protocol is on, so every telnet connection would be closed; "
