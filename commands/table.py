@@ -79,7 +79,7 @@ def show_table(ctx: Ctx, table: Table) -> None:
     if table.runner is not None and table.game is not None:
         table.runner.show_view(ctx.account.id)
         if table.runner.storage.active:
-            ctx.reply("storage.look")
+            ctx.reply(table.runner.storage.lines.look)
     elif table.state_name == "finished" and table.outcome:  # the game's state is let go at the end
         winners = table.outcome.get("winners") or []
         ctx.reply("table.finished", number=table.number, winners=", ".join(winners), n=len(winners))

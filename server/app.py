@@ -11,6 +11,7 @@ from world import accounts, db, inbox, log_redact, login_guard, login_history, l
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
+from world.cluster import ownership
 from world.hub import World
 from world.messages import msg
 from world.models import Account
@@ -82,6 +83,7 @@ class App:
 
         key = host_key(cfg.host_key_path)
         self.world.tables = TableManager(self.world)
+        self.world.tables.owner = ownership.for_node(self.world.tables, cfg, self.telnet_sockets[0].getsockname()[1])
         try:
             await self.world.tables.restore()
         except TablesNotRestored as err:  # storage trouble: no table is marked broken for it

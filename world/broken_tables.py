@@ -115,9 +115,10 @@ def game_name(game: str) -> Any:
     return nested(f"game.{game}") if registry.get(game) is not None else game
 
 
-async def _store_broken(table_id: int, outcome: dict[str, Any]) -> None:
-    # With its end time: `history` lists it among the games that ended (world/history.py).
-    await store_end(table_id, state="broken", outcome=outcome, deadline_at=None)
+async def _store_broken(table_id: int, epoch: int, outcome: dict[str, Any]) -> None:
+    # With its end time: `history` lists it among the games that ended (world/history.py); only
+    # by the table's owner (the fence: world/cluster/fence.py).
+    await store_end(table_id, epoch=epoch, state="broken", outcome=outcome, deadline_at=None)
 
 
 async def mark_broken(manager: "TableHost", row: GameTable, err: BaseException) -> Table:
@@ -130,7 +131,7 @@ async def mark_broken(manager: "TableHost", row: GameTable, err: BaseException) 
     audit("table_broken", by="server", number=row.id, game=row.game, was=row.state, cause=type(err).__name__)
     row.outcome = {"broken": reason, "detail": detail, "was": row.state}
     row.state = "broken"
-    await _store_broken(row.id, row.outcome)
+    await _store_broken(row.id, row.lease_epoch, row.outcome)
     table = await table_of_row(row)
     game = game_name(row.game)
     for account_id in sorted({s.account_id for s in table.seats if s.account_id is not None}):
@@ -154,7 +155,7 @@ async def break_running(manager: "TableHost", table: Table, err: BaseException) 
     table.state_name = "broken"
     table.runner = table.game = None
     try:
-        await _store_broken(table.number, table.outcome)
+        await _store_broken(table.number, table.lease_epoch, table.outcome)
     except Exception:  # noqa: BLE001 - the table stops all the same; the log says what is stored
         log.exception("table %d: could not store that it is broken; a restart rebuilds it from its log",
                       table.number)

@@ -25,6 +25,7 @@ from typing import Any
 from games import registry
 
 from .clock import as_utc, utcnow
+from .cluster.fence import fenced_update
 from .db import transaction
 from .models import ActionLogEntry, GameTable, Seat
 from .paging import Page
@@ -54,12 +55,16 @@ class Entry:
         return list((self.row.outcome or {}).get("winners") or []) if self.row.state == "finished" else []
 
 
-async def store_end(table_id: int, **fields: Any) -> None:
+async def store_end(table_id: int, epoch: int | None = None, **fields: Any) -> None:
     """Store that the game at ``table_id`` ended now (its ``fields``: the state, the outcome...),
-    its seats' copy of the end time with it, in one transaction."""
+    its seats' copy of the end time with it, in one transaction. ``epoch``: the writer's lease
+    epoch, which the row must still hold (world/cluster/fence.py; LeaseLost if not)."""
     when = utcnow()
     async with transaction():
-        await GameTable.filter(id=table_id).update(finished_at=when, **fields)
+        if epoch is None:
+            await GameTable.filter(id=table_id).update(finished_at=when, **fields)
+        else:
+            await fenced_update(table_id, epoch, finished_at=when, **fields)
         await Seat.filter(table_id=table_id).update(ended_at=when)
 
 

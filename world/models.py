@@ -116,6 +116,9 @@ class GameTable(Model):
     created_at = fields.DatetimeField(auto_now_add=True)
     started_at = fields.DatetimeField(null=True)
     finished_at = fields.DatetimeField(null=True)  # when it ended: finished, or broken (world/broken_tables.py)
+    # The fencing token of the node that owns the table (docs/cluster.md): every step it commits
+    # updates the row only where this is still its epoch. 0 on a single node, where nothing takes.
+    lease_epoch = fields.IntField(default=0, db_default=0)
 
     class Meta:
         table = "game_table"

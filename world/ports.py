@@ -33,6 +33,8 @@ class TableHost(Protocol):
 
     def empty(self, table: Table) -> None: ...
 
+    def drop(self, table: Table) -> None: ...
+
 
 class RunnerState(Protocol):
     """A table's runner (world/runner.py TableRunner) as its output (world/table_output.py) and

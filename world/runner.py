@@ -32,10 +32,11 @@ from .absence import Strike
 from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
 from .clock import UTC, utcnow
+from .cluster.fence import LeaseLost, fenced_update
 from .db import is_storage_failure, transaction
 from .history import store_end
 from .messages import msg
-from .models import ActionLogEntry, GameTable
+from .models import ActionLogEntry
 from .presenters.absence import timeout_events
 from .ratings import rate_finished
 from .replay import outcome_record
@@ -63,6 +64,7 @@ class TableRunner:
         self.paused: float | None = None  # seconds left on the clock while a Master holds it
         self.bot_tasks: dict[int, asyncio.Task] = {}
         self.stopped = False
+        self.stopping: asyncio.Task | None = None  # lose(): the stop that waits for the lock
         # What the log holds, (seat, action) per step: a failed commit rebuilds from it without
         # reading the database (which may be the part that is down).
         self.actions: list[tuple[int, Any]] = []
@@ -96,12 +98,15 @@ class TableRunner:
             table.step = 0
             self._arm_window()
             try:
-                await GameTable.filter(id=table.number).update(
-                    state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
+                await fenced_update(
+                    table.number, table.lease_epoch, state="running", seed=table.seed, started_at=utcnow(), seats_total=len(table.seats),
                     deadline_at=self.deadline, deadline_step=0, options=table.options)
             except BaseException as err:  # not started: the table stays open, the host may retry
                 table.game = None
                 self.deadline = self.window = None
+                if isinstance(err, LeaseLost):  # this node lost the open table: it is someone else's
+                    self.manager.drop(table)
+                    raise RuleError("cluster.not_taken") from err
                 if not isinstance(err, Exception) or not is_storage_failure(err):
                     raise
                 log.warning("table %d: could not store the start (%s)", table.number, err)
@@ -174,16 +179,22 @@ class TableRunner:
             table.seats[seat].timeouts = 0
         self._arm_window()
         try:
-            async with transaction():
+            async with transaction():  # the fence first: a node that lost the table writes nothing
+                await fenced_update(table.number, table.lease_epoch, deadline_at=self.deadline,
+                                    deadline_step=step, paused_seconds=self.paused)
                 await ActionLogEntry.create(table_id=table.number, step=step, seat=seat, action=action, by=by)
-                await GameTable.filter(id=table.number).update(deadline_at=self.deadline, deadline_step=step,
-                                                               paused_seconds=self.paused)
         except BaseException as err:
             # The state moved but the log did not: back to what the log holds, clock included.
             self.deadline, self.window, self.paused = clock
             self._rebuild()
             if not isinstance(err, Exception):
                 raise
+            if isinstance(err, LeaseLost):
+                log.warning("table %d: PostgreSQL refused step %d: %s", table.number, step, err)
+                self.let_go()
+                if by == "player":
+                    raise RuleError("cluster.not_taken") from err
+                raise TableBroken() from err
             if is_storage_failure(err):
                 await self.storage.begin(err)
                 raise self.storage.refusal() from err
@@ -339,8 +350,8 @@ class TableRunner:
                 self._after_step()
 
     async def _store_clock(self) -> None:
-        await GameTable.filter(id=self.table.number).update(deadline_at=self.deadline, deadline_step=self.table.step,
-                                                            paused_seconds=self.paused)
+        await fenced_update(self.table.number, self.table.lease_epoch, deadline_at=self.deadline,
+                            deadline_step=self.table.step, paused_seconds=self.paused)
 
     async def _store_clock_or_pause(self, before: tuple[datetime | None, float | None]) -> None:
         """Store a clock the Master changed; if that fails, the clock is as it was (``before``)
@@ -350,6 +361,9 @@ class TableRunner:
             await self._store_clock()
         except Exception as err:
             self.deadline, self.paused = before
+            if isinstance(err, LeaseLost):
+                self.let_go()
+                raise RuleError("cluster.not_taken") from err
             if not is_storage_failure(err):
                 raise
             await self.storage.begin(err)
@@ -521,7 +535,8 @@ class TableRunner:
         return outcome_record(self.table, self.table.game)  # (a replay compares with it: one shape)
 
     async def _store_finish(self, record: dict[str, Any]) -> None:
-        await store_end(self.table.number, state="finished", outcome=record, deadline_at=None)
+        await store_end(self.table.number, epoch=self.table.lease_epoch, state="finished", outcome=record,
+                        deadline_at=None)
 
     async def _finish(self) -> None:
         """Store the result, then say it. If the write fails the table pauses for storage, and
@@ -533,6 +548,8 @@ class TableRunner:
         except Exception as err:
             if is_storage_failure(err):
                 await self.storage.begin(err)
+            elif isinstance(err, LeaseLost):
+                self.let_go()
             else:
                 await self.break_down(WriteRefused(err))
             return
@@ -564,8 +581,31 @@ class TableRunner:
 
     async def break_down(self, err: BaseException) -> None:
         """With the lock held: a bug (not storage trouble) means this table cannot go on. It stops
-        here, and is marked broken with its players told (world/broken_tables.py)."""
+        here, and is marked broken with its players told (world/broken_tables.py); or, refused by
+        the fence, it is another node's now and this node lets go of it."""
+        if isinstance(err, LeaseLost):
+            self.let_go()
+            return
         self.stopped = True
         self.storage.cancel()
         self._halt_moves()
         await break_running(self.manager, self.table, err)
+
+    def let_go(self) -> None:
+        """The table is another node's now (the fence refused a write, or its lease is gone): it
+        stops here without waiting for the lock (a commit in hand fails at the fence), and the
+        manager drops it (its people are told where it went)."""
+        if not self.stopped:
+            log.warning("table %d: another node owns it now; it stops here", self.table.number)
+        self.stopped = True
+        self.storage.cancel()
+        self._halt_moves()
+        self.manager.drop(self.table)
+
+    def lose(self) -> None:
+        """From outside the lock (world/cluster/ownership.py: the lease is another node's now):
+        nothing is taken from now on and the table is dropped at once; a commit in hand
+        finishes first (or fails at the fence), then the clock and the moves stop."""
+        self.stopped = True
+        self.manager.drop(self.table)
+        self.stopping = asyncio.get_running_loop().create_task(self.stop())

@@ -22,11 +22,17 @@ database rejects, a bug) would fail the same way at every try, and the table wou
 for ever: the table is marked broken instead, its players told (world/broken_tables.py).
 
 What the pause asks of the runner is :class:`PausableTable`, and nothing else.
+
+A pause from outside is the same stop with its own lines (:class:`PauseLines`): :meth:`hold`
+stops the table (this node lost the cluster's Redis and may lose the table: world/cluster/
+ownership.py), nothing retries, and :meth:`lift` resumes it through the same probe and
+resumption as a storage pause (or the node drops the table instead).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.base import RuleError
@@ -62,21 +68,72 @@ class PausableTable(Protocol):
         """The table cannot go on: marked broken, its players told."""
 
 
+@dataclass(frozen=True)
+class PauseLines:
+    """The catalog keys a pause speaks with (each takes the table's ``number``)."""
+
+    paused: str
+    refused: str  # an action while it stands
+    resumed: str
+    resumed_clock: str  # with the ``seconds`` left on the clock
+    look: str  # `look` at the table while it stands
+
+
+STORAGE_LINES = PauseLines("storage.paused", "storage.refused", "storage.resumed", "storage.resumed_clock",
+                           "storage.look")
+
+
 class StoragePause:
     def __init__(self, runner: PausableTable) -> None:
         self.runner = runner
         self.active = False
         self.seconds_left: float | None = None  # on the clock when it stopped (None: no clock)
         self.task: asyncio.Task | None = None
+        self.held: PauseLines | None = None  # a pause from outside (hold), until lift
+        self.standing: asyncio.Task | None = None  # a hold stopping the clock once the lock is free
+        self.lines = STORAGE_LINES  # of the pause in force
 
     def refusal(self) -> Exception:
-        return RuleError("storage.refused", number=self.runner.table.number)
+        return RuleError(self.lines.refused, number=self.runner.table.number)
+
+    def hold(self, lines: PauseLines) -> None:
+        """Stop the table from outside its lock: every action is refused from now on, and the
+        clock and the moves stop as soon as the action in hand (if any) is done."""
+        if self.held is not None or self.runner.stopped:
+            return
+        self.held = lines
+        if self.active:  # paused for storage already: its retries wait for lift()
+            return
+        self.active, self.lines = True, lines
+        log.warning("table %d: paused (%s)", self.runner.table.number, lines.paused)
+        self.tell(msg(lines.paused, number=self.runner.table.number))
+        self.standing = asyncio.get_running_loop().create_task(self._stand_still())
+
+    async def _stand_still(self) -> None:
+        async with self.runner.lock:
+            if self.held is not None and not self.runner.stopped:
+                self.seconds_left = self.runner.stand_still()
+
+    async def lift(self) -> None:
+        """End a :meth:`hold`: the table resumes as after a storage pause (its lines)."""
+        if self.held is None:
+            return
+        self.held = None
+        if self.standing is not None:
+            await self.standing
+            self.standing = None
+        if self.task is not None or not self.active:  # a storage pause under it resumes by itself
+            return
+        if not await self._try_to_resume():
+            self.lines = STORAGE_LINES
+            self.tell(msg("storage.paused", number=self.runner.table.number))
+            self.task = asyncio.get_running_loop().create_task(retry_with_backoff(self._try_to_resume))
 
     async def begin(self, error: BaseException) -> None:
         """Called with the table's lock held, after the failed write was undone in memory."""
         if self.active:
             return
-        self.active = True
+        self.active, self.lines = True, STORAGE_LINES
         log.warning("table %d: a write failed (%s: %s); the table is paused and retries",
                     self.runner.table.number, type(error).__name__, error)
         self.seconds_left = self.runner.stand_still()
@@ -96,6 +153,8 @@ class StoragePause:
         async with runner.lock:
             if runner.stopped or not self.active:
                 return True
+            if self.held is not None:  # stopped from outside meanwhile: lift() resumes it
+                return False
             try:
                 self.seconds_left = await runner.catch_up(self.seconds_left)
                 result = await runner.store_resumption(self.seconds_left)
@@ -106,12 +165,13 @@ class StoragePause:
                 self._over()
                 await runner.break_down(err)
                 return True
+            lines = self.lines
             self._over()
-            log.info("table %d: writes work again; the game carries on", number)
+            log.info("table %d: the pause is over (%s); the game carries on", number, lines.resumed)
             if result is None and self.seconds_left is not None:
-                self.tell(msg("storage.resumed_clock", number=number, seconds=max(1, round(self.seconds_left))))
+                self.tell(msg(lines.resumed_clock, number=number, seconds=max(1, round(self.seconds_left))))
             else:
-                self.tell(msg("storage.resumed", number=number))
+                self.tell(msg(lines.resumed, number=number))
             try:
                 await runner.carry_on(result)
             except Exception as err:  # a bug: the table would stand still without a word
@@ -121,9 +181,13 @@ class StoragePause:
     def _over(self) -> None:
         self.active = False
         self.task = None  # the task is this one, ending: nothing to cancel
+        self.lines = STORAGE_LINES
 
     def cancel(self) -> None:
         """Stop retrying (the runner stops). Never the task calling this: it is the one ending."""
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
         self.task = None
+        if self.standing is not None and self.standing is not asyncio.current_task():
+            self.standing.cancel()
+        self.standing = None

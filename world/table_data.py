@@ -58,6 +58,7 @@ class Table:
     reveal: Any = None  # a finished game's end-of-game block (world/reveal.py), for `look` after it
     game: Any = None  # the engine's state
     step: int = 0  # how many actions are in the log
+    lease_epoch: int = 0  # the owner's fencing token (world/cluster/fence.py); 0 on a single node
     runner: Any = None
 
     @property
@@ -104,7 +105,8 @@ async def table_of_row(row: GameTable) -> Table:
     """A table as the database has it, seats included (no game state: that is the log's)."""
     table = Table(number=row.id, game_name=row.game, engine=registry.get(row.game), options=row.options,
                   host=row.host, seats_total=row.seats_total, seed=row.seed, state_name=row.state,
-                  master_name=row.master or "", previous=row.previous, outcome=row.outcome)
+                  master_name=row.master or "", previous=row.previous, outcome=row.outcome,
+                  lease_epoch=row.lease_epoch)
     for seat in await Seat.filter(table_id=row.id).order_by("number"):
         table.seats.append(SeatInfo(number=seat.number, name=seat.name, account_id=seat.account_id,
                                     bot_level=seat.bot_level))

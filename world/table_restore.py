@@ -10,7 +10,7 @@ again, and a start-up that hangs on a database that is not coming back helps nob
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from games import registry
 
@@ -33,7 +33,9 @@ class TablesNotRestored(Exception):
         self.table_id, self.cause = table_id, cause
 
 
-async def restore_tables(manager: "TableHost") -> None:
+async def restore_tables(manager: "TableHost", claim: Callable[[GameTable], Awaitable[bool]] | None = None) -> None:
+    """Every unfinished table; with ``claim`` (a cluster's node: world/cluster/ownership.py),
+    only the open and running ones it takes (the others are another live node's)."""
     try:
         rows = await GameTable.filter(state__in=["open", "running", "broken"]).order_by("id")
     except Exception as err:
@@ -41,10 +43,18 @@ async def restore_tables(manager: "TableHost") -> None:
         raise
     for row in rows:
         try:
+            if claim is not None and row.state != "broken" and not await claim(row):
+                continue
             await _restore_or_break(manager, row)
         except Exception as err:
             _stop_on_storage_failure(row.id, err)
             raise
+
+
+async def restore_taken(manager: "TableHost", row: GameTable) -> None:
+    """One table a cluster's node has just taken over (its owner died): rebuilt as at start-up,
+    or marked broken. Storage trouble is raised (the node tries again at its next heartbeat)."""
+    await _restore_or_break(manager, row)
 
 
 def _stop_on_storage_failure(table_id: int | None, err: Exception) -> None:

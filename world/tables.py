@@ -20,6 +20,7 @@ from .seating import SeatingLock
 from .table_data import SeatInfo, Table, TableError, table_of_row
 from .ratings import rate_unrated
 from .table_restore import restore_tables
+from .cluster.ownership import ClusterUnavailable
 
 if TYPE_CHECKING:
     from .hub import World
@@ -33,6 +34,7 @@ class TableManager:
         self.tables: dict[int, Table] = {}
         self.at_table: dict[int, int] = {}  # account id -> table number (seated or watching)
         self.seating = SeatingLock()  # one seating change at a time per table (world/seating.py)
+        self.owner: Any = None  # a cluster's node: its tables' leases (world/cluster/ownership.py)
 
     @property
     def config(self) -> Any:
@@ -126,15 +128,45 @@ class TableManager:
             if not str(seats_opt).isdigit() or not engine.min_players <= int(seats_opt) <= engine.max_players:
                 raise TableError("table.bad_seats", low=engine.min_players, high=engine.max_players)
             seats_total = int(seats_opt)
-        row = await GameTable.create(game=engine.name, options=options, host=account.name,
-                                     seats_total=seats_total, state="open", master=master_name or None)
+        row = await self._new_row(game=engine.name, options=options, host=account.name,
+                                  seats_total=seats_total, state="open", master=master_name or None)
         table = Table(number=row.id, game_name=engine.name, engine=engine, options=options,
-                      host=account.name, seats_total=seats_total, master_name=master_name)
+                      host=account.name, seats_total=seats_total, master_name=master_name,
+                      lease_epoch=row.lease_epoch)
         self.tables[table.number] = table
         await self._sit(table, account)
         audit("table_opened", by=account.name, number=table.number, game=table.game_name)
         self.announce_tables()
         return table
+
+    async def _new_row(self, **fields: Any) -> GameTable:
+        """A new table's row; in a cluster, taken by this node with it (world/cluster/ownership.py)."""
+        if self.owner is None:
+            return await GameTable.create(**fields)
+        try:
+            return await self.owner.create_table(**fields)
+        except ClusterUnavailable as err:
+            log.warning("a table could not be opened: %s", err)
+            raise TableError("cluster.unavailable") from err
+
+    def drop(self, table: Table) -> None:
+        """Another node owns the table now (docs/cluster.md): the people here at it are told
+        where it went and go to the hall, and this node forgets it."""
+        if self.tables.get(table.number) is not table:
+            return
+        told = msg("cluster.moved", number=table.number)
+        for account_id in sorted(table.everyone()):
+            self.world.deliver(account_id, told)
+        self.empty(table)
+        for account_id, number in list(self.at_table.items()):
+            if number == table.number:
+                del self.at_table[account_id]
+        del self.tables[table.number]
+        table.runner = table.game = None
+
+    def _let_lease_go(self, table: Table) -> None:
+        if self.owner is not None:
+            self.owner.forget(table.number)
 
     async def _sit(self, table: Table, account: Account) -> SeatInfo:
         number = len(table.seats)
@@ -174,6 +206,7 @@ class TableManager:
               winners=",".join((table.outcome or {}).get("winners") or []))
         table.runner = None
         table.game = None
+        self._let_lease_go(table)
         for seat in table.seats:
             if (seat.account_id is not None and not self.world.is_online(seat.account_id)
                     and self.at_table.get(seat.account_id) == table.number):
@@ -296,6 +329,7 @@ class TableManager:
     async def _close(self, table: Table) -> None:
         await GameTable.filter(id=table.number).update(state="closed")
         table.state_name = "closed"
+        self._let_lease_go(table)
         for account_id in list(table.everyone()):
             if self.at_table.get(account_id) == table.number:
                 self._exit(account_id)
@@ -322,6 +356,7 @@ class TableManager:
 
     def empty(self, table: Table) -> None:
         """Everyone at the table gets up and goes to the hall (a table that cannot go on)."""
+        self._let_lease_go(table)
         for account_id in sorted(table.everyone()):
             table.watchers.discard(account_id)
             table.masters.discard(account_id)
@@ -447,12 +482,12 @@ class TableManager:
         options, kept = hook(dict(old.options), len(old.seats)) if hook else (dict(old.options), len(old.seats))
         if current is old:
             self._exit(account.id)
-        row = await GameTable.create(game=old.engine.name, options=options, host=account.name,
-                                     seats_total=old.seats_total, state="open", master=old.master_name or None,
-                                     previous=old.number)
+        row = await self._new_row(game=old.engine.name, options=options, host=account.name,
+                                  seats_total=old.seats_total, state="open", master=old.master_name or None,
+                                  previous=old.number)
         table = Table(number=row.id, game_name=old.engine.name, engine=old.engine, options=options,
                       host=account.name, seats_total=old.seats_total, master_name=old.master_name,
-                      previous=old.number)
+                      previous=old.number, lease_epoch=row.lease_epoch)
         async with self.seating.of(table.number):  # a `join` by its number waits for its bots
             self.tables[table.number] = table
             await self._sit(table, account)
@@ -533,13 +568,17 @@ class TableManager:
     async def restore(self) -> None:
         """Rebuild every unfinished table at start-up (world/table_restore.py), then rate the
         finished ones a stop left unrated (world/ratings.py)."""
-        await restore_tables(self)
+        if self.owner is not None:
+            self.owner.start()  # renewing from the first lease taken (a long restore keeps them)
+        await restore_tables(self, self.owner.claim if self.owner is not None else None)
         await rate_unrated()
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):
             if table.runner is not None:
                 await table.runner.stop()
+        if self.owner is not None:
+            await self.owner.stop()  # the leases go back: the next node takes the tables at once
 
 
 # Bots are named in the language of the player who seats them, always «Бот-»/"Bot-" and a
