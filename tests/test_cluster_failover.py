@@ -17,15 +17,15 @@ import re
 import time
 
 import asyncpg
-import pytest
+import redis.asyncio as aioredis
 
 from tests.pg import pg_cluster, pg_database  # noqa: F401  (fixtures)
 from tests.tcp_cut import TcpCut
 from tests.valkey import valkey  # noqa: F401  (fixture)
 from tests.wire import person
 
-# Cheap: a lease of 2 s renewed every 0.5 s; bots a little slower than in other tests, so that a
-# kill lands mid-game; short Coup clocks for a seat whose player is away after a failover.
+# Cheap: a lease of 2 s renewed every 0.5 s; bots a little slower than in other tests on the
+# first owner, so that a kill lands mid-game (quick on the others, which finish the game).
 NODE = """
 [server]
 database_url = "{db}"
@@ -35,15 +35,15 @@ node = "{name}"
 lease_seconds = 2.0
 heartbeat_seconds = 0.5
 [tables]
-bot_delay = 0.12
+bot_delay = {bot_delay}
 [games.coup]
 turn = 10
 reaction = 5
 """
 
 
-def start_node(server_factory, tmp_path, name: str, db: str, redis: str):
-    return server_factory(NODE.format(db=db, redis=redis, name=name), data_dir=tmp_path / name)
+def start_node(server_factory, tmp_path, name: str, db: str, redis: str, bot_delay: float = 0.12):
+    return server_factory(NODE.format(db=db, redis=redis, name=name, bot_delay=bot_delay), data_dir=tmp_path / name)
 
 
 async def log_rows(db: str, number: int) -> list[tuple[int, int, str]]:
@@ -110,10 +110,11 @@ async def test_kill_9_of_the_owner_another_node_takes_the_table_and_finishes_it(
         server_factory, tmp_path, pg_database, valkey):
     db = pg_database
     a = start_node(server_factory, tmp_path, "a", db, valkey.url)
-    b = start_node(server_factory, tmp_path, "b", db, valkey.url)
-    c = start_node(server_factory, tmp_path, "c", db, valkey.url)
+    b = start_node(server_factory, tmp_path, "b", db, valkey.url, bot_delay=0.03)
     anna, number = await bot_table_with_anna(a)
     assert f"table {number}: taken by node a" in a.log()  # a new table is its node's at once
+    c = start_node(server_factory, tmp_path, "c", db, valkey.url, bot_delay=0.03)  # it starts without A's running table
+    assert f"table {number} rebuilt" not in c.log() and f"table {number}: taken" not in c.log()
     await until(lambda: _count_at_least(db, number, 6), 30, "six steps on A")
     before = await log_rows(db, number)  # every step A acknowledged so far (it speaks after committing)
     a.kill9()
@@ -214,6 +215,15 @@ async def test_a_partitioned_owner_pauses_is_fenced_off_and_drops_the_table(
         assert_whole_log(rows)
         assert (await table_row(db, number))["lease_epoch"] == row["lease_epoch"]  # B's, still
         assert all(seat != 0 for _step, seat, _action in await log_rows(db, quiet))  # Boris's refused move: nowhere
+        # A clean stop of B gives its leases back at once (A may take the tables again right away).
+        assert b.terminate() == 0
+        redis = aioredis.from_url(valkey.url)
+        try:
+            for table in (number, quiet):
+                held = await redis.get(f"korchma:lease:{table}")
+                assert held is None or not held.startswith(b"b:"), held
+        finally:
+            await redis.aclose()
         assert "Traceback" not in a.log() + b.log()
         await anna.close()
         await boris.close()

@@ -9,6 +9,9 @@ For each accepted action the runner
    the default action; a seat that misses ``afk_timeouts`` decisions of its own in a row is
    played by a bot until its player returns (world/absence.py).
 A restart rebuilds the game by replaying the log from the seed; the stored deadline carries on.
+Every write of the game's state updates its row only where the table's lease epoch is still
+this node's (world/cluster/fence.py; always so on a single node): a node that lost the table to
+another rolls the write back and lets go of it (``let_go``; docs/cluster.md).
 A write that fails for storage trouble pauses the table until writes work again
 (storage_pause.py). A write the database refuses for any other reason is a bug that the same
 write repeats: a person's action is refused with the internal-error line and the table carries

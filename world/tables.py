@@ -571,6 +571,8 @@ class TableManager:
         if self.owner is not None:
             self.owner.start()  # renewing from the first lease taken (a long restore keeps them)
         await restore_tables(self, self.owner.claim if self.owner is not None else None)
+        if self.owner is not None:
+            self.owner.settle()
         await rate_unrated()
 
     async def stop(self) -> None:

@@ -141,6 +141,8 @@ class TableOwnership:
             log.warning("table %d: its lease is another node's now; dropped here", number)
             if table is not None and table.runner is not None:
                 table.runner.lose()
+            elif table is not None:  # an open table: nothing runs, it is only forgotten
+                self.manager.drop(table)
         if not self.holding:
             return
         self.holding = False
@@ -181,6 +183,14 @@ class TableOwnership:
             except BaseException:
                 await self.leases.release(number)
                 raise
+            self.settle()
+
+    def settle(self) -> None:
+        """Leases of tables that are not open or running here (marked broken while rebuilt) go back."""
+        for number in list(self.leases.held):
+            table = self.manager.tables.get(number)
+            if table is None or table.state_name not in ("open", "running"):
+                self.forget(number)
 
     # -- letting go ---------------------------------------------------------------------------
 
