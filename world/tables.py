@@ -162,7 +162,7 @@ class TableManager:
             if number == table.number:
                 del self.at_table[account_id]
         del self.tables[table.number]
-        table.runner = table.game = None
+        table.runner = None  # (its game stays: a step in hand may still finish, or fail at the fence)
 
     def _let_lease_go(self, table: Table) -> None:
         if self.owner is not None:
