@@ -31,7 +31,7 @@ from games.base import Awaiting, Event, RuleError
 from .absence import Strike
 from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
-from .clock import UTC, utcnow
+from .clock import as_utc, utcnow
 from .db import is_storage_failure, transaction
 from .history import store_end
 from .messages import msg
@@ -138,7 +138,7 @@ class TableRunner:
         if paused is not None and awaiting:
             self.deadline = None
         elif deadline_at is not None and deadline_step is not None and awaiting:
-            self.deadline = deadline_at if deadline_at.tzinfo else deadline_at.replace(tzinfo=UTC)
+            self.deadline = as_utc(deadline_at)
         else:
             self._arm_window(force=True)
         if self.engine.outcome(table.game) is not None:
