@@ -8,7 +8,8 @@ at his next login) and is in the hall; the table stops (no bot move, no timeout 
 though its 3-second clock was running); `tables` leaves it out, `join`/`watch`/`rematch` say it
 was abandoned; it is stored closed with its end, on its seats too; `history` lists it as
 abandoned, `game N` gives who and why, `replay N` tells it up to where it stopped, `stats`
-counts nothing and no result is written. The refusals, each in one line: not a moderator, no
+counts nothing and no result is written. A second table, whose clock the admin holds as its
+Master, is abandoned without a reason: its player and its Master are told. The refusals, each in one line: not a moderator, no
 number, not a number, no such table, an open table, a finished one, one already abandoned. After
 the restart it is still abandoned and not rebuilt.
 """
@@ -146,12 +147,32 @@ async def test_a_moderator_abandons_a_running_game(server_factory, tmp_path):
         assert not any(word in since for word in words), since  # no round, bid, prize after it
     assert "Traceback" not in srv.log()
 
+    # A clock a Master holds: abandoned all the same, without a reason; the Master is told too.
+    held = await open_table(vira, "відкрити торги")
+    vira.send_line("боти 1")
+    await vira.expect("бот")
+    vira.send_line("почати")
+    await vira.expect(re.compile(r"Раунд 1 із \d+"), 10)
+    admin.send_line("встать")
+    await admin.expect("встаёт")
+    admin.send_line(f"мастер {held}")
+    await admin.expect(said(text("ru", "master.you_watch", number=held)))
+    admin.send_line("мастер пауза")
+    await vira.expect(said(text("uk", "master.paused", number=held)))
+    olga.send_line(f"abandon {held}")
+    await olga.expect(said(text("ru", "abandon.done", number=held, game="Торги")))
+    no_reason = {"by": "Ольга", "number": held, "game": "Торги"}
+    await vira.expect(said(text("uk", "abandon.told", reason=text("uk", "abandon.no_reason"), **no_reason)))
+    await admin.expect(said(text("ru", "abandon.told", reason=text("ru", "abandon.no_reason"), **no_reason)))
+    assert stored(srv, held)["outcome"]["was"] == "paused" and stored(srv, held)["outcome"]["reason"] is None
+    admin.send_line("смотреть")
+    await admin.expect(text("ru", "hall.look_title"))
+
     # `history` (telnet, Russian): abandoned, never a win; `game N` says who and why.
     anna.send_line("история")
     line = await anna.expect(re.compile(rf"№{number} [^\n]*— [^\n]*"))
-    assert text("ru", "history.result.abandoned") in line and "побед" not in line.split("—")[-1].replace(
-        "победителей нет", ""), line
-    await anna.expect(re.compile(rf"№{finished} [^\n]*— победитель"))
+    assert line.rstrip().endswith(text("ru", "history.result.abandoned") + "."), line  # never a win
+    await anna.expect(re.compile(rf"№{finished} [^\n]*— (победител|без победителя)"))  # (a tie: nobody)
     anna.send_line(f"партия {number}")
     await anna.expect(said(text("ru", "history.game_header", number=number, game="Торги",
                                 result=text("ru", "history.result.abandoned"))))
