@@ -562,10 +562,15 @@ class TableRunner:
             self.storage.cancel()
             self._halt_moves()
 
-    async def break_down(self, err: BaseException) -> None:
-        """With the lock held: a bug (not storage trouble) means this table cannot go on. It stops
-        here, and is marked broken with its players told (world/broken_tables.py)."""
+    def halt(self) -> None:
+        """With the lock held: nothing moves at this table any more, for good (no clock, bot,
+        autopass or storage retry); a table broken (break_down) or abandoned (world/abandon.py)."""
         self.stopped = True
         self.storage.cancel()
         self._halt_moves()
+
+    async def break_down(self, err: BaseException) -> None:
+        """With the lock held: a bug (not storage trouble) means this table cannot go on. It stops
+        here, and is marked broken with its players told (world/broken_tables.py)."""
+        self.halt()
         await break_running(self.manager, self.table, err)
