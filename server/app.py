@@ -7,7 +7,8 @@ import signal
 from typing import Any, Callable
 
 from commands.recall import show_hall_entry
-from world import accounts, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles, schema
+from world import (accounts, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles,
+                   ratings, schema)
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
@@ -50,6 +51,7 @@ class App:
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
         self.inbox_sweep: asyncio.Task | None = None  # drops expired inbox items (world/inbox.py)
+        self.rating_sweep: asyncio.Task | None = None  # rates finished tables left unrated (world/ratings.py)
         self.on_sighup: Callable[[], None] | None = None  # set by serve(): SIGHUP reloads the config
         self.control = control.ControlServer(self, control.socket_path(config.data_dir))
 
@@ -96,6 +98,8 @@ class App:
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
+        # Beside the open doors: a first start on years of games spends most of an hour on it.
+        self.rating_sweep = loop.create_task(ratings.sweep_after_start())
         schema.report(migrated)
         if self.metrics:
             self.metrics.start()
@@ -115,13 +119,14 @@ class App:
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
               + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
 
-    def _stop_inbox_sweep(self) -> None:
-        if self.inbox_sweep is not None:
-            self.inbox_sweep.cancel()
+    def _stop_sweeps(self) -> None:
+        for task in (self.inbox_sweep, self.rating_sweep):
+            if task is not None:
+                task.cancel()
 
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
-        self._stop_inbox_sweep()
+        self._stop_sweeps()
         await self.control.close()
         for closer in (self.telnet, self.ssh):
             if closer is not None:
@@ -234,7 +239,7 @@ class App:
             return
         self.world.shutting_down = True
         await self.control.close()
-        self._stop_inbox_sweep()
+        self._stop_sweeps()
         self.world.broadcast_all(msg("admin.shutdown_now"))
         if self.world.tables:
             await self.world.tables.stop()  # runners finish their current action and write

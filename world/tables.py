@@ -19,7 +19,6 @@ from .models import Account, GameTable, Seat
 from .runner import TableRunner
 from .seating import SeatingLock
 from .table_data import SeatInfo, Table, TableError, table_of_row
-from .ratings import rate_unrated
 from .table_restore import restore_tables
 
 if TYPE_CHECKING:
@@ -533,10 +532,10 @@ class TableManager:
     # -- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self) -> None:
-        """Rebuild every unfinished table at start-up (world/table_restore.py), then rate the
-        finished ones a stop left unrated (world/ratings.py)."""
+        """Rebuild every unfinished table at start-up (world/table_restore.py). (The finished
+        ones a stop left unrated are rated once the doors are open: server/app.py,
+        world/ratings.py ``sweep_after_start``.)"""
         await restore_tables(self)
-        await rate_unrated()
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):
