@@ -12,6 +12,8 @@ import asyncio
 import re
 import time
 
+import redis.asyncio as aioredis
+
 from tests.pg import pg_cluster, pg_database  # noqa: F401  (fixtures)
 from tests.valkey import valkey  # noqa: F401  (fixture)
 from tests.wire import person
@@ -103,9 +105,11 @@ async def test_one_hall_across_three_nodes(server_factory, pg_database, valkey, 
     anna.send_line("профиль Boris")
     await anna.expect("Сейчас в корчме: в зале.")
     boris.send_line("open bids")
-    await boris.expect(re.compile(r"table (\d+)"))
-    seen = await until_shown(anna, "столы", re.compile(r"№\d+  Торги  \[.*\]  1/\d+"))
+    number = int(re.search(r"\d+", await boris.expect(re.compile(r"table (\d+)"))).group(0))
+    seen = await until_shown(anna, "столы", re.compile(rf"№{number}  Торги  \[.*\]  1/\d+"))
     assert "1 стол:" in seen
+    seen = await until_shown(anna, "кто", re.compile(rf"Boris +за столом {number} "))  # back, and seated
+    assert "нет на месте" not in seen
 
     # C is killed: Vera leaves `who` on A within a lease and a heartbeat; a tell to her waits.
     c.kill9()
@@ -114,6 +118,17 @@ async def test_one_hall_across_three_nodes(server_factory, pg_database, valkey, 
     assert time.monotonic() - killed < LEASE + HEARTBEAT + 1.0  # one poll's settle and a reply of slack
     anna.send_line("шепнуть Вера ты где?")
     await anna.expect("Веры сейчас нет; сообщение ждёт во входящих.")
+
+    # C starts again over a hash a previous run of it left (written here by hand): it clears it.
+    client = aioredis.from_url(valkey.url)
+    try:
+        await client.hset("korchma:presence:c", "999", '{"name": "Призрак", "role": "player", "input": 0}')
+        c.start()
+        await until_shown(anna, "кто", "В корчме 2 человека:")
+        assert await client.exists("korchma:node:c") and not await client.hexists("korchma:presence:c", "999")
+    finally:
+        await client.aclose()
+    assert "Призрак" not in anna.text
 
     # Redis goes and comes back: each node says so once, then lines cross again.
     valkey.kill()
@@ -133,8 +148,10 @@ async def test_one_hall_across_three_nodes(server_factory, pg_database, valkey, 
         assert "Traceback" not in log, log
     assert "пока никто не слышит" not in boris.text
     await until_shown(anna, "кто", "В корчме 2 человека:")  # presence written again to the empty Redis
-    for client in (anna, boris, vera):
-        await client.close()
+    await boris.close()
+    await anna.expect("Boris уходит из корчмы.")  # a departure on B, heard in A's hall
+    await anna.close()
+    await vera.close()
 
 
 async def wait_for_log(node, text: str, timeout: float = 5.0) -> None:
