@@ -63,9 +63,14 @@ async def look(ctx: Ctx) -> None:
         ctx.reply("hall.look_title")
         ctx.reply("hall.look_text")
         others = [a.name for a in world.in_room(HALL) if a.id != ctx.account.id]
+        elsewhere_people = await elsewhere.others_online(ctx) or []  # the hall of the other nodes too
+        others += [e["name"] for _, e in elsewhere_people if e.get("table") is None and e["id"] != ctx.account.id]
+        if elsewhere_people:
+            others.sort(key=reading_order)
         ctx.reply("hall.look_people", n=len(others), names=", ".join(others))
         tables = world.tables.listing() if world.tables else []
-        ctx.reply("hall.look_tables", n=len(tables))
+        more = await elsewhere.others_tables(ctx, {t.number for t in tables}) or []
+        ctx.reply("hall.look_tables", n=len(tables) + len(more))
         return
     from .table import show_table
 

@@ -55,6 +55,7 @@ async def test_one_hall_across_three_nodes(server_factory, pg_database, valkey, 
     seen = await until_shown(anna, "кто", "В корчме 3 человека:")
     assert re.search(r"Анна .*в зале", seen) and re.search(r"Boris .*в зале", seen) and "Вера" in seen
     assert "узел" not in seen and "telnet" not in seen
+    seen = await until_shown(anna, "осмотреться", "Здесь: Boris, Вера.")  # the one hall's people
     seen = await until_shown(vera, "хто", "вузол b: ssh 127.0.0.1")
     assert "вузол a: telnet 127.0.0.1" in seen and "вузол c: telnet 127.0.0.1" in seen
 
@@ -108,6 +109,9 @@ async def test_one_hall_across_three_nodes(server_factory, pg_database, valkey, 
     number = int(re.search(r"\d+", await boris.expect(re.compile(r"table (\d+)"))).group(0))
     seen = await until_shown(anna, "столы", re.compile(rf"№{number}  Торги  \[.*\]  1/\d+"))
     assert "1 стол:" in seen
+    anna.send_line("осмотреться")
+    await anna.expect("Здесь: Вера.")  # Boris sits at his table now
+    await anna.expect("Открыт 1 стол")
     seen = await until_shown(anna, "кто", re.compile(rf"Boris +за столом {number} "))  # back, and seated
     assert "нет на месте" not in seen
 

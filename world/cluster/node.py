@@ -105,6 +105,8 @@ class ClusterNode:
 
     async def others_online(self) -> list[tuple[str, dict[str, Any]]] | None:
         """(node, entry) of everyone online on another node; None if Redis cannot be read now."""
+        if not self.health.up:  # say so at once rather than wait on a Redis that is away
+            return None
         try:
             return await self.presence.others_online()
         except redis_errors() as err:
@@ -112,6 +114,8 @@ class ClusterNode:
             return None
 
     async def online_elsewhere(self, account_id: int) -> tuple[str, dict[str, Any]] | None:
+        if not self.health.up:  # say so at once rather than wait on a Redis that is away
+            return None
         try:
             return await self.presence.node_of(account_id)
         except redis_errors() as err:
@@ -119,6 +123,8 @@ class ClusterNode:
             return None
 
     async def others_tables(self) -> list[tuple[str, dict[str, Any]]] | None:
+        if not self.health.up:  # say so at once rather than wait on a Redis that is away
+            return None
         try:
             return await self.presence.others_tables()
         except redis_errors() as err:
