@@ -157,7 +157,7 @@ class Bus:
             finally:
                 try:
                     await pubsub.aclose()
-                except BaseException:  # a broken connection may fail to close: it is gone anyway
+                except Exception:  # a broken connection may fail to close: it is gone anyway
                     pass
             await asyncio.sleep(pause)
             pause = min(pause * 2, LONGEST_PAUSE)
