@@ -97,7 +97,6 @@ async def ban(ctx: Ctx) -> None:
               reason=reason)
         for session in [s for s in ctx.world.sessions if s.address == who]:
             await session.close(told)
-        audit("ban", by=ctx.account.name, address=who, until=until and utc_time(until), reason=reason)
         if until is None:
             ctx.reply("mod.banned_address_forever", address=who)
         else:

@@ -31,7 +31,7 @@ from games.base import Awaiting, Event, RuleError
 from .absence import Strike
 from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
-from .clock import UTC, utcnow
+from .clock import as_utc, utcnow
 from .db import is_storage_failure, transaction
 from .history import store_end
 from .messages import msg
@@ -138,7 +138,7 @@ class TableRunner:
         if paused is not None and awaiting:
             self.deadline = None
         elif deadline_at is not None and deadline_step is not None and awaiting:
-            self.deadline = deadline_at if deadline_at.tzinfo else deadline_at.replace(tzinfo=UTC)
+            self.deadline = as_utc(deadline_at)
         else:
             self._arm_window(force=True)
         if self.engine.outcome(table.game) is not None:
@@ -562,10 +562,15 @@ class TableRunner:
             self.storage.cancel()
             self._halt_moves()
 
-    async def break_down(self, err: BaseException) -> None:
-        """With the lock held: a bug (not storage trouble) means this table cannot go on. It stops
-        here, and is marked broken with its players told (world/broken_tables.py)."""
+    def halt(self) -> None:
+        """With the lock held: nothing moves at this table any more, for good (no clock, bot,
+        autopass or storage retry); a table broken (break_down) or abandoned (world/abandon.py)."""
         self.stopped = True
         self.storage.cancel()
         self._halt_moves()
+
+    async def break_down(self, err: BaseException) -> None:
+        """With the lock held: a bug (not storage trouble) means this table cannot go on. It stops
+        here, and is marked broken with its players told (world/broken_tables.py)."""
+        self.halt()
         await break_running(self.manager, self.table, err)

@@ -9,6 +9,7 @@ from games import registry
 from games.base import RuleError
 
 from . import table_options
+from .abandon import closed_refusal
 from .accounts import name_key
 from .audit import audit
 from .db import transaction
@@ -70,7 +71,7 @@ class TableManager:
             row = await GameTable.get_or_none(id=number)
             if row is not None and row.state == "finished":
                 raise TableError("table.over", number=number)
-            raise TableError("table.no_such", number=number)
+            raise (closed_refusal(row) if row is not None else None) or TableError("table.no_such", number=number)
         if table.state_name == "broken":
             raise TableError("broken.unavailable", number=number, reason=table.broken_reason)
         return table
@@ -435,7 +436,8 @@ class TableManager:
                 raise TableError("table.rematch_not_over", number=number)
             if number in self.tables and self.tables[number].state_name == "broken":
                 raise TableError("broken.unavailable", number=number, reason=self.tables[number].broken_reason)
-            raise TableError("table.no_such", number=number)
+            row = await GameTable.get_or_none(id=number)  # abandoned, or closed before it began
+            raise (closed_refusal(row) if row is not None else None) or TableError("table.no_such", number=number)
         if old.seat_of(account.id) is None:
             raise TableError("table.rematch_not_player", number=number)
         if current is not None and current is not old:
