@@ -140,6 +140,9 @@ async def test_one_hall_across_three_nodes(server_factory, pg_database, valkey, 
         await wait_for_log(node, "cluster: lost Redis")
     anna.send_line("болтать пока никто не слышит")  # heard on A only; never a traceback
     await anna.expect("пока никто не слышит")
+    anna.send_line("кто")  # this node's part, and one line saying why it is only that
+    await anna.expect("В корчме 1 человек:")
+    await anna.expect("(Другие узлы корчмы сейчас не отвечают: показано только то, что есть на этом узле.)")
     valkey.start()
     for node in (a, b):
         await wait_for_log(node, "Redis answers again", timeout=10)
