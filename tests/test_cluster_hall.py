@@ -55,6 +55,12 @@ async def test_one_hall_across_three_nodes(server_factory, pg_database, valkey, 
     seen = await until_shown(anna, "кто", "В корчме 3 человека:")
     assert re.search(r"Анна .*в зале", seen) and re.search(r"Boris .*в зале", seen) and "Вера" in seen
     assert "узел" not in seen and "telnet" not in seen
+    boris.send_line("who")  # over SSH on B: A's and C's players too, and no node for a player
+    await boris.expect("3 people in the tavern:")
+    await boris.expect(re.compile(r"Вера +in the hall +idle \d+s +admin"))
+    boris.send_line("finger Анна")
+    await boris.expect("Here now: in the hall.")
+    assert "node" not in boris.text
     seen = await until_shown(anna, "осмотреться", "Здесь: Boris, Вера.")  # the one hall's people
     seen = await until_shown(vera, "хто", "вузол b: ssh 127.0.0.1")
     assert "вузол a: telnet 127.0.0.1" in seen and "вузол c: telnet 127.0.0.1" in seen
