@@ -165,14 +165,14 @@ async def tell_to(ctx: Ctx, target: Account, text: str) -> None:
         raise CommandError("tell.not_during_game")
     line = msg("tell.from", name=ctx.account.name, text=text)
     # Online on another node: that node delivers it and sends back any away notice.
-    elsewhere = ctx.world.cluster is not None and not ctx.world.is_online(target.id) \
+    other_node = ctx.world.cluster is not None and not ctx.world.is_online(target.id) \
         and await ctx.world.cluster.tell(ctx.account, target, line)
-    online = elsewhere or await ctx.world.social.deliver_tell(ctx.world, ctx.account, target, line)
+    online = other_node or await ctx.world.social.deliver_tell(ctx.world, ctx.account, target, line)
     if online:
         ctx.reply("tell.to", name=target.name, text=text)
     else:
         ctx.reply("tell.kept", name=target.name)
-    away = None if elsewhere else ctx.world.social.away_notice(target)
+    away = None if other_node else ctx.world.social.away_notice(target)
     if away is not None:
         ctx.reply_msg(away)
 

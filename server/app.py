@@ -7,7 +7,8 @@ import signal
 from typing import Any, Callable
 
 from commands.recall import show_hall_entry
-from world import accounts, cluster, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles, schema
+from world import (accounts, cluster, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles,
+                   schema)
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort

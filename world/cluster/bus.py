@@ -27,8 +27,8 @@ log = logging.getLogger("korchma.cluster")
 
 ALL = PREFIX + "bus:all"
 QUEUE_LIMIT = 10_000  # lines waiting to be sent; past it (Redis far too slow) new ones are dropped
-FIRST_PAUSE, LONGEST_PAUSE = 0.1, 2.0
-PROOF_WAIT = 0.5  # seconds between the listener's looks at whether its connection must prove itself  # reconnecting: the pause doubles from the first to the longest
+FIRST_PAUSE, LONGEST_PAUSE = 0.1, 2.0  # reconnecting: the pause doubles from the first to the longest
+PROOF_WAIT = 0.5  # seconds between the listener's looks at whether its connection must prove itself
 
 Handler = Callable[[dict[str, Any], str], Awaitable[None] | None]
 
