@@ -74,6 +74,10 @@ class ClusterNode:
         except redis_errors():
             pass
 
+    def typed(self, account_id: int) -> None:
+        """The account typed a line here: its idle time (and away mark) at the next heartbeat."""
+        self.presence.typed.add(account_id)
+
     def presence_changed(self, account_id: int | None = None) -> None:
         """An account arrived, left or moved (``account_id``), or this node's tables changed."""
         self.presence.changed(account_id)

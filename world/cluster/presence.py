@@ -31,6 +31,7 @@ log = logging.getLogger("korchma.cluster")
 
 NODES = PREFIX + "nodes"
 COALESCE = 0.05  # seconds a change waits for others to go in the same write
+FULL_EVERY = 30  # heartbeats between two builds of every entry (between them: only what changed)
 
 
 def node_key(node: str) -> str:
@@ -75,9 +76,11 @@ class Presence:
         self.lease_ms = int(lease_seconds * 1000)
         self.heartbeat = heartbeat_seconds
         # What Redis has, as written: account id -> entry, number -> summary; None: write all again.
-        self._pushed: dict[str, dict[str, Any]] | None = None
-        self._tables_pushed: dict[str, dict[str, Any]] | None = None
+        self._pushed: dict[int, dict[str, Any]] | None = None
+        self._tables_pushed: dict[int, dict[str, Any]] | None = None
         self._dirty: set[int] = set()  # accounts that arrived, left or moved since the last write
+        self.typed: set[int] = set()  # accounts that typed a line since the last heartbeat
+        self._beats_to_full = 0  # heartbeats until every entry is built again
         self._tables_dirty = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -139,11 +142,16 @@ class Presence:
         renewed = await self.client.pexpire(node_key(self.node), self.lease_ms)
         if not renewed:  # first beat, or Redis lost the key: register again, over any old hash
             self._pushed = self._tables_pushed = None
+        typed, self.typed = self.typed, set()
+        self._beats_to_full -= 1
+        if self._pushed is None or self._beats_to_full <= 0:  # a role an admin changed, a door closed
+            self._beats_to_full = FULL_EVERY
+            entries = {a: presence_entry(self.world, a) for a in list(self.world.accounts)}
+        else:  # only who typed (idle, an away mark), arrived, left or moved; and anyone missed
+            entries = self._updated(self._pushed, typed | self._dirty | (self.world.accounts.keys() - self._pushed.keys()))
         self._dirty.clear()
         self._tables_dirty = False
-        entries = {str(a): presence_entry(self.world, a) for a in list(self.world.accounts)}
-        tables = self.world.tables.listing() if self.world.tables is not None else []
-        summaries = {str(t.number): table_summary(t) for t in tables}
+        summaries = self._summaries()
         async with self.client.pipeline(transaction=True) as pipe:
             pipe.set(node_key(self.node), str(int(time.time())), px=self.lease_ms)
             pipe.sadd(NODES, self.node)
@@ -159,34 +167,43 @@ class Presence:
         if self._pushed is None or self._tables_pushed is None:
             return  # not registered (yet, or again): the next beat writes everything
         dirty, self._dirty = self._dirty, set()
-        entries = dict(self._pushed)
-        for account_id in dirty:
-            if account_id in self.world.accounts:
-                entries[str(account_id)] = presence_entry(self.world, account_id)
-            else:
-                entries.pop(str(account_id), None)
+        entries = self._updated(self._pushed, dirty)
         summaries = self._tables_pushed
         if self._tables_dirty:
             self._tables_dirty = False
-            tables = self.world.tables.listing() if self.world.tables is not None else []
-            summaries = {str(t.number): table_summary(t) for t in tables}
+            summaries = self._summaries()
         async with self.client.pipeline(transaction=True) as pipe:
             self._write(pipe, presence_key(self.node), entries, self._pushed)
             self._write(pipe, tables_key(self.node), summaries, self._tables_pushed)
             await pipe.execute()
         self._pushed, self._tables_pushed = entries, summaries
 
+    def _updated(self, before: dict[int, dict[str, Any]], account_ids: set[int]) -> dict[int, dict[str, Any]]:
+        """``before`` with the entries of ``account_ids`` built again (or dropped: gone)."""
+        entries = dict(before)
+        for account_id in account_ids:
+            if account_id in self.world.accounts:
+                entries[account_id] = presence_entry(self.world, account_id)
+            else:
+                entries.pop(account_id, None)
+        return entries
+
+    def _summaries(self) -> dict[int, dict[str, Any]]:
+        tables = self.world.tables.listing() if self.world.tables is not None else []
+        return {t.number: table_summary(t) for t in tables}
+
     @staticmethod
-    def _write(pipe: Any, key: str, now: dict[str, dict[str, Any]], before: dict[str, dict[str, Any]] | None) -> None:
+    def _write(pipe: Any, key: str, now: dict[int, dict[str, Any]], before: dict[int, dict[str, Any]] | None) -> None:
         """The commands that turn the hash ``key`` from ``before`` into ``now`` (compared as
         dicts: only what changed is encoded and sent)."""
         if before is None:
             pipe.delete(key)
             before = {}
-        gone = [k for k in before if k not in now]
+        gone = [str(k) for k in before.keys() - now.keys()]
         if gone:
             pipe.hdel(key, *gone)
-        fresh = {k: json.dumps(v, ensure_ascii=False) for k, v in now.items() if before.get(k) != v}
+        fresh = {str(k): json.dumps(v, ensure_ascii=False) for k, v in now.items()
+                 if (old := before.get(k)) is not v and old != v}
         if fresh:
             pipe.hset(key, mapping=fresh)
 
