@@ -7,11 +7,12 @@ import signal
 from typing import Any, Callable
 
 from commands.recall import show_hall_entry
-from world import (accounts, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles,
+from world import (accounts, cluster, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles,
                    ratings, schema)
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
+from world.cluster.node import ClusterNode
 from world.hub import World
 from world.messages import msg
 from world.models import Account
@@ -96,6 +97,7 @@ class App:
         await self.control.start()
         self.telnet, self.telnet_port = await start_telnet(self, self.telnet_sockets)
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
+        await self._join_cluster()
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
         # Beside the open doors: a first start on years of games spends most of an hour on it.
@@ -119,6 +121,18 @@ class App:
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
               + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
 
+    async def _join_cluster(self) -> None:
+        """[cluster] redis_url set: this node's bus and presence (world/cluster/node.py)."""
+        if cluster.enabled(self.config):
+            node = ClusterNode(self.world, self.config, cluster.node_name(self.config, self.telnet_port))
+            self.world.cluster = node
+            await node.start()
+
+    async def _leave_cluster(self) -> None:
+        node, self.world.cluster = self.world.cluster, None
+        if node is not None:
+            await node.stop()
+
     def _stop_sweeps(self) -> None:
         for task in (self.inbox_sweep, self.rating_sweep):
             if task is not None:
@@ -127,6 +141,7 @@ class App:
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
         self._stop_sweeps()
+        await self._leave_cluster()
         await self.control.close()
         for closer in (self.telnet, self.ssh):
             if closer is not None:
@@ -185,8 +200,8 @@ class App:
                 session.send_msg(line)
         await self.show_missed(session, account)
         if first:
-            self.world.broadcast(self.world.where(account.id), msg("hall.arrives", name=account.name),
-                                 exclude=[account.id])
+            await self.world.speak_in(self.world.where(account.id), msg("hall.arrives", name=account.name),
+                                      exclude=[account.id])
         assert self.world.tables is not None
         await self.world.tables.on_login(account, session)
         session.gmcp("Korchma.Room", self.world.room_payload(self.world.where(account.id)))
@@ -207,7 +222,7 @@ class App:
             with best_effort("the last visit of %s", account.name):  # for `finger` (world/profiles.py)
                 await profiles.record_left(account)
         if account is not None and last and not self.world.shutting_down:
-            self.world.broadcast("hall", msg("hall.leaves", name=account.name))
+            await self.world.speak_in("hall", msg("hall.leaves", name=account.name))
             assert self.world.tables is not None
             self.world.tables.on_logout(account)
 
@@ -246,6 +261,7 @@ class App:
         await self.world.inbox_spool.close()
         with best_effort("the last visit of those online"):  # their sessions end now (`finger`)
             await profiles.record_left_all(list(self.world.accounts.values()))
+        await self._leave_cluster()  # the other nodes drop this one's players at once
         for session in list(self.world.sessions):
             try:
                 await session.close()

@@ -98,6 +98,8 @@ class TableManager:
             for t in self.listing()]}
 
     def announce_tables(self) -> None:
+        if self.world.cluster is not None:  # other nodes' `tables` (world/cluster/presence.py)
+            self.world.cluster.presence_changed()
         payload = self.gmcp_payload()
         for session in list(self.world.sessions):
             if session.account is not None:
