@@ -55,7 +55,7 @@ PAGE = 15  # config.toml [history] page_size
 # The indexes the history migration adds, as (table, columns): dropped for the baseline.
 HISTORY_INDEXES = (("game_table", ("finished_at", "id")), ("game_table", ("game", "finished_at", "id")),
                    ("seat", ("account_id", "ended_at", "table_id")),
-                   ("game_result", ("account_id", "game", "season")),
+                   ("game_result", ("account_id", "game", "season", "side", "role", "won", "with_bots", "seconds")),
                    ("rating", ("season", "game", "pool", "ordinal")))
 TOP_PAGE = 20  # config.toml [ratings] top_page
 SIDES = {"mafia": ("mafia", "law", "neutral"), "whispers": ("people", "peacekeepers")}

@@ -97,7 +97,6 @@ async def ban(ctx: Ctx) -> None:
               reason=reason)
         for session in [s for s in ctx.world.sessions if s.address == who]:
             await session.close(told)
-        audit("ban", by=ctx.account.name, address=who, until=until and utc_time(until), reason=reason)
         if until is None:
             ctx.reply("mod.banned_address_forever", address=who)
         else:
@@ -168,7 +167,10 @@ async def unmute(ctx: Ctx) -> None:
 async def announce(ctx: Ctx) -> None:
     if not ctx.rest:
         raise CommandError("help.usage.announce")
-    ctx.world.broadcast_all(msg("mod.announcement", name=ctx.account.name, text=ctx.rest))
+    line = msg("mod.announcement", name=ctx.account.name, text=ctx.rest)
+    ctx.world.broadcast_all(line)
+    if ctx.world.cluster is not None:  # every node's sessions (world/cluster/node.py)
+        ctx.world.cluster.announce(line)
 
 
 @command("role", "роль", role="admin", completes=("player",))

@@ -18,7 +18,7 @@ from world.models import BoardNote
 
 from .base import ROLE_RANK, CommandError, Ctx, command
 from .hall import check_muted
-from .listing import DELETE_WORDS, POST_WORDS, number_of, show_page, subcommand
+from .listing import DELETE_WORDS, POST_WORDS, number_of, show_page, subcommand, unknown_word
 
 READ_WORDS = frozenset({"read", "show", "читать", "прочитать", "показать", "читати", "прочитати", "показати"})
 REPLY_WORDS = frozenset({"reply", "answer", "re", "ответить", "ответ", "відповісти", "відповідь"})
@@ -51,7 +51,7 @@ async def board_(ctx: Ctx) -> None:
     elif folded in DELETE_WORDS:
         await _delete(ctx, rest)
     else:
-        raise CommandError("board.usage")
+        raise unknown_word(ctx, word, READ_WORDS | POST_WORDS | REPLY_WORDS | DELETE_WORDS, "board.usage")
 
 
 def _line(note: BoardNote) -> dict:

@@ -42,9 +42,9 @@ async def speak(ctx: Ctx, channel: str, text: str) -> None:
             raise CommandError("channel.muted_reason", channel=name, minutes=minutes, reason=mute.reason)
         raise CommandError("channel.muted", channel=name, minutes=minutes)
     line = msg("channel.line", channel=msg(f"channel.name.{channel}"), name=ctx.account.name, text=text)
-    hearers = world.channels.hearers(world, channel)
-    ignorers = await world.social.ignorers_among(ctx.account.id, hearers)
-    world.send_to_sessions(world.sessions_of(a for a in hearers if a not in ignorers), line)
+    await world.channels.deliver(world, channel, line, ctx.account.id)
+    if world.cluster is not None:  # the hearers on the other nodes (world/cluster/node.py)
+        world.cluster.channel_line(channel, line, ctx.account.id)
     world.scrollback.add(channel_place(channel), ctx.account.id, line)
 
 

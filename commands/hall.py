@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from games.collation import name_key as reading_order
 from world.hub import HALL
 from world.i18n import LANGUAGES, has, normalize_lang
 from world.messages import msg
 from world.models import Account
 
+from . import elsewhere
 from .admin_info import session_doors
 from .base import EVERYWHERE, CommandError, Ctx, command
 from .names import find_account
@@ -61,9 +63,14 @@ async def look(ctx: Ctx) -> None:
         ctx.reply("hall.look_title")
         ctx.reply("hall.look_text")
         others = [a.name for a in world.in_room(HALL) if a.id != ctx.account.id]
+        elsewhere_people = await elsewhere.others_online(ctx) or []  # the hall of the other nodes too
+        others += [e["name"] for _, e in elsewhere_people if e.get("table") is None and e["id"] != ctx.account.id]
+        if elsewhere_people:
+            others.sort(key=reading_order)
         ctx.reply("hall.look_people", n=len(others), names=", ".join(others))
         tables = world.tables.listing() if world.tables else []
-        ctx.reply("hall.look_tables", n=len(tables))
+        more = await elsewhere.others_tables(ctx, {t.number for t in tables}) or []
+        ctx.reply("hall.look_tables", n=len(tables) + len(more))
         return
     from .table import show_table
 
@@ -72,15 +79,30 @@ async def look(ctx: Ctx) -> None:
 
 @command("who", "кто", "хто", "игроки")
 async def who(ctx: Ctx) -> None:
-    online = ctx.world.online_accounts()
-    ctx.reply("who.header", n=len(online))
-    for account in online:
-        role = msg(f"role.{account.role}") if account.role != "player" else ""
-        ctx.reply("who.line", name=ctx.world.social.who_name(account), where=where_text(ctx, account.id),
-                  idle=_idle(ctx.world.idle_seconds(account.id)), role=role)
+    world = ctx.world
+    cluster = world.cluster
+    rows = []  # (name, who.line's parameters, the admin's doors line): this node's, then the others'
+    for account in world.online_accounts():
         doors = session_doors(ctx, account.id)  # an admin's list: each session's door and address
+        if doors is not None and cluster is not None:
+            doors = elsewhere.doors(ctx, cluster.node, [[s.kind, s.address] for s in world.by_account[account.id]])
+        rows.append((account.name, {"name": world.social.who_name(account), "where": where_text(ctx, account.id),
+                                    "idle": _idle(world.idle_seconds(account.id)), "role": account.role}, doors))
+    others = await elsewhere.others_online(ctx)
+    for node, entry in others or ():
+        rows.append((entry["name"], {"name": elsewhere.who_name(entry), "where": elsewhere.where(entry),
+                                     "idle": _idle(elsewhere.idle_seconds(entry)), "role": entry["role"]},
+                     elsewhere.doors(ctx, node, entry.get("doors") or [])))
+    if others:
+        rows.sort(key=lambda row: reading_order(row[0]))  # «Ёлка» before «Жаба», whatever the node
+    ctx.reply("who.header", n=len(rows))
+    for _, line, doors in rows:
+        role = line.pop("role")
+        ctx.reply("who.line", role=msg(f"role.{role}") if role != "player" else "", **line)
         if doors is not None:
             ctx.reply_msg(doors)
+    if others is None:
+        ctx.reply("cluster.others_unreachable")
 
 
 @command("say", "сказать", "говорить", "сказ", "казати")
@@ -92,9 +114,8 @@ async def say(ctx: Ctx) -> None:
     check_silenced(ctx)
     room = ctx.world.where(ctx.account.id)
     ctx.reply("say.you", text=text)
-    ignorers = await ctx.world.social.ignorers_among(ctx.account.id, ctx.world.rooms.get(room, ()))
     line = msg("say.other", name=ctx.account.name, text=text)
-    ctx.world.broadcast(room, line, exclude=[ctx.account.id, *ignorers])
+    await ctx.world.speak_in(room, line, exclude=[ctx.account.id], speaker=ctx.account.id)
     ctx.world.scrollback.add(room, ctx.account.id, line)  # `recall` (world/scrollback.py)
 
 
@@ -106,9 +127,8 @@ async def emote(ctx: Ctx) -> None:
     check_muted(ctx)
     check_silenced(ctx)
     room = ctx.world.where(ctx.account.id)
-    ignorers = await ctx.world.social.ignorers_among(ctx.account.id, ctx.world.rooms.get(room, ()))
     line = msg("emote.line", name=ctx.account.name, text=text)
-    ctx.world.broadcast(room, line, exclude=ignorers)
+    await ctx.world.speak_in(room, line, speaker=ctx.account.id)
     ctx.world.scrollback.add(room, ctx.account.id, line)
 
 
@@ -143,13 +163,16 @@ async def tell_to(ctx: Ctx, target: Account, text: str) -> None:
     if table is not None and table.running and table.seat_of(ctx.account.id) is not None \
             and table.seat_of(target.id) is not None and not table.options.get("tell", True):
         raise CommandError("tell.not_during_game")
-    online = await ctx.world.social.deliver_tell(ctx.world, ctx.account, target,
-                                                 msg("tell.from", name=ctx.account.name, text=text))
+    line = msg("tell.from", name=ctx.account.name, text=text)
+    # Online on another node: that node delivers it and sends back any away notice.
+    other_node = ctx.world.cluster is not None and not ctx.world.is_online(target.id) \
+        and await ctx.world.cluster.tell(ctx.account, target, line)
+    online = other_node or await ctx.world.social.deliver_tell(ctx.world, ctx.account, target, line)
     if online:
         ctx.reply("tell.to", name=target.name, text=text)
     else:
         ctx.reply("tell.kept", name=target.name)
-    away = ctx.world.social.away_notice(target)
+    away = None if other_node else ctx.world.social.away_notice(target)
     if away is not None:
         ctx.reply_msg(away)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import registry
+from world import abandon as abandoning
 from world import history
 from world.channels import channel_named
 from world.i18n import nested
@@ -108,6 +109,9 @@ async def game(ctx: Ctx) -> None:
     ctx.reply("history.game_header", number=row.id, game=nested(f"game.{row.game}"), result=result_of(row))
     options = shown(row.options or {}, getattr(table.engine, "internal_options", ()) if table.engine else ())
     ctx.reply("history.options", options=options if options is not None else nested("history.no_options"))
+    if abandoning.is_abandoned(row.state, row.outcome):  # who gave it up, when, and why
+        ctx.reply("history.abandoned_by", by=abandoning.who_param(row.outcome), step=row.outcome.get("step", "-"),
+                  reason=abandoning.reason_param(row.outcome))
     start, end = history.aware(row.started_at), history.aware(row.finished_at)
     if start is None:  # broken before it began
         ctx.reply("history.ended_at", end=line_time(end))

@@ -2,6 +2,7 @@
 a number typed as ``5``, ``#5`` or ``№5``, the admin check, and a page of a list."""
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 
 from world.messages import Msg
@@ -17,6 +18,16 @@ def subcommand(ctx: Ctx) -> tuple[str, str, str]:
     """The first word of the arguments as typed, casefolded, and the rest (stripped)."""
     word, _, rest = ctx.rest.partition(" ")
     return word, word.casefold(), rest.strip()
+
+
+def unknown_word(ctx: Ctx, word: str, words: Iterable[str], usage: str) -> CommandError:
+    """The refusal of a first word that is no subcommand: "did you mean" with the nearest one
+    (``удлить`` -> ``доска удалить``), in the words the player typed the command with; else
+    ``usage``."""
+    close = difflib.get_close_matches(word.casefold(), sorted(set(words)), n=1, cutoff=0.7)
+    if close:
+        return CommandError("subcommand.unknown_suggest", word=word, suggestion=f"{ctx.verb} {close[0]}")
+    return CommandError(usage)
 
 
 def number_of(word: str) -> int | None:
@@ -50,4 +61,4 @@ def show_page(ctx: Ctx, prefix: str, page: Page, lines: Iterable[Msg]) -> None:
     ctx.reply(f"{prefix}.list_footer")
 
 
-__all__ = ["POST_WORDS", "DELETE_WORDS", "subcommand", "number_of", "is_admin", "require_admin", "show_page"]
+__all__ = ["POST_WORDS", "DELETE_WORDS", "subcommand", "unknown_word", "number_of", "is_admin", "require_admin", "show_page"]

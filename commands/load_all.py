@@ -27,3 +27,4 @@ from . import inbox  # noqa: F401
 from . import replay  # noqa: F401
 from . import ratings  # noqa: F401
 from . import history  # noqa: F401
+from . import abandon  # noqa: F401

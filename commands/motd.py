@@ -9,7 +9,7 @@ from world.motd import MOTD_LIMIT
 
 from .admin_info import utc_time
 from .base import CommandError, Ctx, command
-from .listing import is_admin, require_admin, subcommand
+from .listing import is_admin, require_admin, subcommand, unknown_word
 
 SET_WORDS = frozenset({"set", "задать", "установить", "поставить", "встановити", "задати"})
 CLEAR_WORDS = frozenset({"clear", "off", "убрать", "очистить", "снять", "прибрати", "очистити", "зняти"})
@@ -27,7 +27,8 @@ async def motd(ctx: Ctx) -> None:
         await (_set(ctx, text) if folded in SET_WORDS else _clear(ctx))
         return
     if word:
-        raise CommandError("motd.usage_admin" if is_admin(ctx) else "motd.usage")
+        raise unknown_word(ctx, word, SET_WORDS | CLEAR_WORDS if is_admin(ctx) else (),
+                           "motd.usage_admin" if is_admin(ctx) else "motd.usage")
     current = await ctx.world.motd.current(config_motd(ctx))
     if current is None:
         ctx.reply("motd.none")

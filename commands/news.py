@@ -11,7 +11,8 @@ from world.inbox import stamp as inbox_time
 from world.messages import msg
 
 from .base import CommandError, Ctx, command
-from .listing import DELETE_WORDS, POST_WORDS, is_admin, number_of, require_admin, show_page, subcommand
+from .listing import (DELETE_WORDS, POST_WORDS, is_admin, number_of, require_admin, show_page, subcommand,
+                      unknown_word)
 
 PAGE_WORDS = frozenset({"page", "p", "страница", "стр", "сторінка", "стор"})
 
@@ -34,7 +35,8 @@ async def news_(ctx: Ctx) -> None:
         return
     number = number_of(word)
     if number is None:
-        raise CommandError("news.usage_admin" if is_admin(ctx) else "news.usage")
+        raise unknown_word(ctx, word, PAGE_WORDS | (POST_WORDS | DELETE_WORDS if is_admin(ctx) else frozenset()),
+                           "news.usage_admin" if is_admin(ctx) else "news.usage")
     item = await news.read(ctx.account, number)
     if item is None:
         raise CommandError("news.no_such", number=number)

@@ -12,6 +12,7 @@ from world.hub import HALL
 from world.messages import Msg, msg
 from world.models import Account
 
+from . import elsewhere
 from .admin_info import utc_time
 from .base import ROLE_RANK, CommandError, Ctx, command
 from .hall import check_muted
@@ -27,8 +28,12 @@ async def finger(ctx: Ctx) -> None:
     else:
         ctx.reply("profile.header", name=target.name)
     ctx.reply("profile.created", when=utc_time(target.created_at))
+    found = None if ctx.world.is_online(target.id) or ctx.world.cluster is None \
+        else await ctx.world.cluster.online_elsewhere(target.id)  # on another node (world/cluster/)
     if ctx.world.is_online(target.id):
         ctx.reply("profile.online", where=_where_now(ctx, target.id))
+    elif found is not None:
+        ctx.reply("profile.online", where=elsewhere.where(found[1], with_game=True))
     else:
         seen = target.last_seen or target.last_login  # last_login: seen before last_seen was kept
         if seen is None:

@@ -18,6 +18,7 @@ from world.tables import Table, TableError
 from world.task_local import TaskLocal
 from world.waits import Answer
 
+from . import elsewhere
 from .base import GAME, HALL, TABLE, CommandError, Ctx, command
 from .names import account_name
 from .recall import show_hall_entry
@@ -102,14 +103,18 @@ async def run_table_op(ctx: Ctx, coro: Any) -> Any:
 async def tables(ctx: Ctx) -> None:
     manager = ctx.world.tables
     listing = manager.listing()
-    if not listing:
+    others = await elsewhere.others_tables(ctx, {t.number for t in listing})  # other nodes' (world/cluster/)
+    lines = [{"number": table.number, "game": msg(f"game.{table.game_name}"), "options": table.options_text() or "-",
+              "taken": len(table.seats), "total": table.seats_total, "state": state_msg(table)} for table in listing]
+    lines += [elsewhere.table_line(summary) for summary in others or ()]
+    if not lines:
         ctx.reply("tables.none")
     else:
-        ctx.reply("tables.header", n=len(listing))
-    for table in listing:
-        ctx.reply("tables.line", number=table.number, game=msg(f"game.{table.game_name}"),
-                  options=table.options_text() or "-", taken=len(table.seats), total=table.seats_total,
-                  state=state_msg(table))
+        ctx.reply("tables.header", n=len(lines))
+    for line in sorted(lines, key=lambda line: line["number"]):
+        ctx.reply("tables.line", **line)
+    if others is None:
+        ctx.reply("cluster.others_unreachable")
     if ctx.account.role == "admin":
         broken = manager.broken()
         if broken:

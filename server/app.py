@@ -7,11 +7,13 @@ import signal
 from typing import Any, Callable
 
 from commands.recall import show_hall_entry
-from world import accounts, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles, schema
+from world import (accounts, cluster, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles,
+                   ratings, schema)
 from world.audit import audit
 from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.cluster import ownership
+from world.cluster.node import ClusterNode
 from world.hub import World
 from world.messages import msg
 from world.models import Account
@@ -51,6 +53,7 @@ class App:
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
         self.inbox_sweep: asyncio.Task | None = None  # drops expired inbox items (world/inbox.py)
+        self.rating_sweep: asyncio.Task | None = None  # rates finished tables left unrated (world/ratings.py)
         self.on_sighup: Callable[[], None] | None = None  # set by serve(): SIGHUP reloads the config
         self.control = control.ControlServer(self, control.socket_path(config.data_dir))
 
@@ -96,8 +99,11 @@ class App:
         await self.control.start()
         self.telnet, self.telnet_port = await start_telnet(self, self.telnet_sockets)
         self.ssh, self.ssh_port = await start_ssh(self, self.ssh_sockets, key)
+        await self._join_cluster()
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
+        # Beside the open doors: a first start on years of games spends most of an hour on it.
+        self.rating_sweep = loop.create_task(ratings.sweep_after_start())
         schema.report(migrated)
         if self.metrics:
             self.metrics.start()
@@ -117,13 +123,27 @@ class App:
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
               + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
 
-    def _stop_inbox_sweep(self) -> None:
-        if self.inbox_sweep is not None:
-            self.inbox_sweep.cancel()
+    async def _join_cluster(self) -> None:
+        """[cluster] redis_url set: this node's bus and presence (world/cluster/node.py)."""
+        if cluster.enabled(self.config):
+            node = ClusterNode(self.world, self.config, cluster.node_name(self.config, self.telnet_port))
+            self.world.cluster = node
+            await node.start()
+
+    async def _leave_cluster(self) -> None:
+        node, self.world.cluster = self.world.cluster, None
+        if node is not None:
+            await node.stop()
+
+    def _stop_sweeps(self) -> None:
+        for task in (self.inbox_sweep, self.rating_sweep):
+            if task is not None:
+                task.cancel()
 
     async def _close_after_failed_start(self) -> None:
         self.world.shutting_down = True
-        self._stop_inbox_sweep()
+        self._stop_sweeps()
+        await self._leave_cluster()
         await self.control.close()
         for closer in (self.telnet, self.ssh):
             if closer is not None:
@@ -182,8 +202,8 @@ class App:
                 session.send_msg(line)
         await self.show_missed(session, account)
         if first:
-            self.world.broadcast(self.world.where(account.id), msg("hall.arrives", name=account.name),
-                                 exclude=[account.id])
+            await self.world.speak_in(self.world.where(account.id), msg("hall.arrives", name=account.name),
+                                      exclude=[account.id])
         assert self.world.tables is not None
         await self.world.tables.on_login(account, session)
         session.gmcp("Korchma.Room", self.world.room_payload(self.world.where(account.id)))
@@ -204,7 +224,7 @@ class App:
             with best_effort("the last visit of %s", account.name):  # for `finger` (world/profiles.py)
                 await profiles.record_left(account)
         if account is not None and last and not self.world.shutting_down:
-            self.world.broadcast("hall", msg("hall.leaves", name=account.name))
+            await self.world.speak_in("hall", msg("hall.leaves", name=account.name))
             assert self.world.tables is not None
             self.world.tables.on_logout(account)
 
@@ -236,13 +256,14 @@ class App:
             return
         self.world.shutting_down = True
         await self.control.close()
-        self._stop_inbox_sweep()
+        self._stop_sweeps()
         self.world.broadcast_all(msg("admin.shutdown_now"))
         if self.world.tables:
             await self.world.tables.stop()  # runners finish their current action and write
         await self.world.inbox_spool.close()
         with best_effort("the last visit of those online"):  # their sessions end now (`finger`)
             await profiles.record_left_all(list(self.world.accounts.values()))
+        await self._leave_cluster()  # the other nodes drop this one's players at once
         for session in list(self.world.sessions):
             try:
                 await session.close()

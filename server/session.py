@@ -177,6 +177,8 @@ class Session:
         if self.closed:
             return
         self.last_input = time.monotonic()
+        if self.world.cluster is not None and self.account is not None:  # idle in other nodes' `who`
+            self.world.cluster.typed(self.account.id)
         if len(raw) > self.max_line:
             self.send("input.too_long", limit=self.max_line)
             self.send_prompt()

@@ -10,6 +10,8 @@ language and the keys, so whoever owns that catalog file can add them.
 """
 from __future__ import annotations
 
+import bisect
+import functools
 import io
 import re
 import string
@@ -120,19 +122,22 @@ def strip_comments(text: str) -> str:
     return tokenize.untokenize(out)
 
 
+@functools.lru_cache(maxsize=1)  # one scan of the sources for the three languages' tests
 def keys_in_calls() -> dict[str, list[str]]:
     """Message keys passed as plain string literals to msg/send/reply/...Error/Msg/Event."""
     found: dict[str, list[str]] = {}
     for path in source_files():
         text = strip_comments(path.read_text(encoding="utf-8"))
+        newlines = [i for i, c in enumerate(text) if c == "\n"]
         for regex in (CALL_RE, EVENT_RE):
             for m in regex.finditer(text):
-                line = text.count("\n", 0, m.start()) + 1
+                line = bisect.bisect_left(newlines, m.start()) + 1
                 found.setdefault(m.group("key"), []).append(f"{path.relative_to(ROOT)}:{line}")
     return found
 
 
-def bare_key_literals(namespaces: set[str]) -> dict[str, list[str]]:
+@functools.lru_cache(maxsize=1)  # (the three languages' tests ask with the same namespaces)
+def bare_key_literals(namespaces: frozenset[str]) -> dict[str, list[str]]:
     """Every plain (non-f) string literal shaped like a key whose first word is a catalog
     namespace: catches keys chosen before the call, e.g. ``key = "a.b" if x else "a.c"`` or
     ``return "account.name_taken"``."""
@@ -266,7 +271,7 @@ def test_literal_keys_in_calls_exist(lang):
 @pytest.mark.parametrize("lang", ["en", "ru", "uk"])
 def test_bare_key_literals_exist(lang):
     namespaces = {key.split(".")[0] for key in catalog("en")} | {key.split(".")[0] for key in catalog("ru")}
-    used = bare_key_literals(namespaces)
+    used = bare_key_literals(frozenset(namespaces))
     missing = {key: where for key, where in used.items() if key not in catalog(lang)}
     assert not missing, missing_report(lang, missing)
 

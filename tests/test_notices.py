@@ -235,6 +235,17 @@ async def test_board_paging_replies_deletes_ignore_and_limits_over_telnet_and_ss
     await boris.expect("There is no note #8 on the board.")
     anna.send_line("доска")
     await anna.expect("всего 5 записок")
+    # A subcommand typed wrong gets "did you mean", in the words it was typed with; nonsense the usage.
+    anna.send_line("доска удлить 5")
+    await anna.expect("Нет такой подкоманды: удлить. Может быть, вы имели в виду: доска удалить?")
+    boris.send_line("board delet 5")
+    await boris.expect("No such subcommand: delet. Did you mean: board delete?")
+    mod.send_line("дошка видалти 5")
+    await mod.expect("Немає такої підкоманди: видалти. Можливо, ви мали на увазі: дошка видалити?")
+    boris.send_line("board xyzzy")
+    await boris.expect("board [PAGE]")
+    admin.send_line("новости опубликоват Тест | текст")
+    await admin.expect("Может быть, вы имели в виду: новости опубликовать?")
 
     # A note is cleaned like all player text: no bidi override, no invisible characters.
     mod.send_line("дошка написати Мафія\u202e сьогодні\u200b  о 21:00")

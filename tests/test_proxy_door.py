@@ -58,6 +58,9 @@ async def test_proxied_addresses_are_banned_and_limited(server_factory):
     await asyncio.sleep(0.3)  # (keep clear of the flood guard)
     admin.send_line("ban 2001:db8::7 1h")
     await admin.expect("Вход с адреса 2001:db8::7 закрыт до")
+    # One audit line per ban (an address ban was once audited twice, in two formats).
+    await wait_log(srv, "address=2001:db8::7")
+    assert srv.log().count("event=ban by=Админ address=203.0.113.7 ") == 1, srv.log()
     # The banned addresses over v1 (TCP4) and v2 (TCP6): told at the name and closed.
     for preamble in (v1("203.0.113.7"), v2_tcp6("2001:db8::7", "2001:db8::1", 40001, 4000)):
         banned = TelnetClient()

@@ -219,6 +219,43 @@ async def test_stats_are_counted_in_the_database_as_by_hand(database):
     assert [s.game for s in await ratings.stats_of(people[0].id, "whispers")] == ["whispers"]
 
 
+async def test_the_start_up_sweep_runs_beside_the_open_doors(server_factory, tmp_path):
+    """Finished tables a stop left unrated (two Coup games in the database before the server
+    starts) are rated after the doors open, not before: a first start on years of old games
+    would otherwise keep everyone out for most of an hour (bench/ratings_backfill.py). Their
+    ratings then show in `top`, over telnet and SSH."""
+    from tests.wire import person
+    from world.upgrades import start_options
+
+    data = tmp_path / "data"
+    data.mkdir()
+    await db.init(f"sqlite://{data / 'korchma.sqlite3'}")
+    try:
+        people = await accounts(3)
+        for seed in (5, 6):
+            _, actions = play("coup", 3, seed=seed)
+            row = await finished_table("coup", people, seed, actions=actions)
+            await GameTable.filter(id=row.id).update(options=start_options(get("coup"), {}))
+    finally:
+        await db.close()
+    srv = server_factory("", data_dir=data)
+    said = "rated 2 finished tables not rated before"
+    for _ in range(200):
+        if said in srv.log():
+            break
+        await asyncio.sleep(0.05)
+    text = srv.log()
+    assert said in text and text.index("ssh listening on") < text.index(said), text[-3000:]
+    anna = await person(srv, "telnet", "Анна", "ru")
+    boris = await person(srv, "ssh", "Boris", "en")
+    anna.send_line("лучшие переворот")
+    await anna.expect("3 игрока, страница 1 из 1")
+    boris.send_line("top coup")
+    await boris.expect("3 players, page 1 of 1")
+    for client in (anna, boris):
+        await client.close()
+
+
 def test_revolution_ranks_the_others_by_level_and_bids_by_score():
     """The free-for-all standings the engines give (games/*/standing.py): pure, no database."""
     from games.standing import standing_of

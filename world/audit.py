@@ -2,8 +2,8 @@
 
 Every login, failed login, account created, moderation act (kick, ban, unban, mute, role change,
 password reset, rename, delete), shutdown and table life event (opened, started, finished, paused,
-broken) calls `audit(event, **fields)`. Fields name who did it (`by=`), to whom (`name=`), from where
-(`door=`, `address=`) and how (`method=key|password`). The records go to the "korchma.audit" logger at
+broken, abandoned) calls `audit(event, **fields)`. Fields name who did it (`by=`), to whom (`name=`),
+from where (`door=`, `address=`) and how (`method=key|password`). The records go to the "korchma.audit" logger at
 INFO with the event and fields attached (`record.event`, `record.fields`), so the log formatter
 (server side) writes them as one machine-readable line, and a test can read them back.
 

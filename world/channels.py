@@ -58,6 +58,13 @@ class Channels:
         """The accounts online that listen to ``channel`` (ignores are the caller's to apply)."""
         return [a.id for a in world.online_accounts() if self.listens(a, channel)]
 
+    async def deliver(self, world: Any, channel: str, line: Any, speaker_id: int) -> None:
+        """A line on ``channel`` to this node's hearers who do not ignore the speaker (the
+        speaker's own node, and each other node for its own players: world/cluster/node.py)."""
+        hearers = self.hearers(world, channel)
+        ignorers = await world.social.ignorers_among(speaker_id, hearers)
+        world.send_to_sessions(world.sessions_of(a for a in hearers if a not in ignorers), line)
+
     # mutes --------------------------------------------------------------------------------
 
     async def mute_of(self, account_id: int, channel: str) -> ChannelMute | None:

@@ -76,6 +76,7 @@ class World:
         self.board_guard = BoardFloodGuard()  # who posted on the board lately (world/board.py)
         self.channels = Channels()  # who listens to `chat`, who is muted there (world/channels.py)
         self.scrollback = Scrollback(config.section("chat")["scrollback_lines"])  # world/scrollback.py
+        self.cluster: Any = None  # world/cluster/node.py ClusterNode when [cluster] redis_url is set
 
     # presence ---------------------------------------------------------------------------
 
@@ -89,6 +90,7 @@ class World:
         self.accounts[account.id] = account
         if first and account.id not in self.location:
             self.move(account.id, HALL)
+        self._presence_changed(account.id)
         return first
 
     def disconnected(self, session: SessionLike) -> bool:
@@ -107,6 +109,7 @@ class World:
         where = self.location.pop(account.id, None)
         if where:
             self._leave_room(account.id, where)
+        self._presence_changed(account.id)
         return True
 
     def is_online(self, account_id: int) -> bool:
@@ -139,6 +142,11 @@ class World:
         if old and old != room:
             self.gmcp_room(old)
         self.gmcp_room(room)
+        self._presence_changed(account_id)
+
+    def _presence_changed(self, account_id: int) -> None:
+        if self.cluster is not None:  # the other nodes' `who` learns it now (world/cluster/presence.py)
+            self.cluster.presence_changed(account_id)
 
     def _leave_room(self, account_id: int, room: str) -> None:
         people = self.rooms.get(room)
@@ -198,6 +206,16 @@ class World:
         skip = set(exclude)
         self.send_to_sessions(self.sessions_of(a for a in self.rooms.get(room, ()) if a not in skip),
                               message)
+
+    async def speak_in(self, room: str, message: Msg, exclude: Iterable[int] = (), speaker: int | None = None,
+                       share: bool = True) -> None:
+        """A line in a room, less ``exclude`` and those who ignore ``speaker`` (world/social.py);
+        a hall line reaches the hall of every node too (``share``; world/cluster/node.py)."""
+        skip = list(exclude)
+        ignorers = await self.social.ignorers_among(speaker, self.rooms.get(room, ())) if speaker is not None else ()
+        self.broadcast(room, message, exclude=[*skip, *ignorers])
+        if share and self.cluster is not None:
+            self.cluster.room_line(room, message, skip, speaker)
 
     def broadcast_all(self, message: Msg) -> None:
         self.send_to_sessions([s for s in self.sessions if s.account is not None], message)

@@ -315,7 +315,10 @@ class GameResult(Model):
     class Meta:
         table = "game_result"
         unique_together = (("table", "seat"),)
-        indexes = (("account_id", "game", "season"),)
+        # `stats` (world/ratings.py) groups an account's results (of one game, one season) by side
+        # and role: every column it reads is in the index, so the database never visits the rows
+        # (a busy player has thousands: bench/history_scale.py).
+        indexes = (("account_id", "game", "season", "side", "role", "won", "with_bots", "seconds"),)
 
 
 class Rating(Model):

@@ -212,6 +212,20 @@ async def rate_unrated() -> int:
         return 0
 
 
+async def sweep_after_start() -> None:
+    """The start-up sweep, run beside the open doors: a first start on a database of games
+    played before ratings rates every one of them (bench/ratings_backfill.py: about 30 ms a game,
+    so most of an hour for 100,000), and nobody should wait for that to log in. Games finishing
+    meanwhile are rated at once, so they may be rated before older ones the sweep has not reached
+    (docs/decisions.md). A stop in the middle loses nothing: the next start sweeps what is left."""
+    try:
+        await rate_unrated()
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # noqa: BLE001 - the server goes on; the next start sweeps again
+        log.exception("the start-up sweep of unrated finished tables stopped")
+
+
 async def _sweep() -> int:
     began = utcnow()
     mark = await ServerSetting.get_or_none(key=SWEPT_KEY)
@@ -220,6 +234,8 @@ async def _sweep() -> int:
     if mark is not None:
         query = query.filter(finished_at__gte=datetime.fromisoformat(mark.value))
     rows = await query.order_by("finished_at", "id")
+    if len(rows) > 1:
+        log.info("rating %d finished tables not rated before, beside the open doors", len(rows))
     count = 0
     for row in rows:
         try:
@@ -331,7 +347,7 @@ async def ratings_of(account_id: int, season: int) -> list[Rating]:
 
 
 __all__ = ["BASE", "SCALE", "shown", "current_season", "season_started", "new_season", "rate_table",
-           "rate_unrated", "GameStats", "Split", "stats_of", "leaderboard", "ratings_of"]
+           "rate_unrated", "sweep_after_start", "GameStats", "Split", "stats_of", "leaderboard", "ratings_of"]
 
 
 async def rate_finished(number: int, state: Any) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from games import registry
 from games.base import Event, RuleError
 
+from .abandon import is_abandoned, reason_param, who_param
 from .broken_tables import GameGone
 from .clock import as_utc, utc_minute
 from .i18n import nested, nested_list, strip_marks, t
@@ -61,7 +62,7 @@ class GameRecord:
     seed: int
     seats: list[SeatInfo]
     log: list[LoggedStep]
-    state: str = "finished"  # the table's state: finished, or broken (told up to the break)
+    state: str = "finished"  # the table's state: finished, or broken / closed (told up to the end)
     outcome: dict[str, Any] | None = None  # as stored: the winners and why, or why it broke
     started_at: datetime | None = None
     finished_at: datetime | None = None
@@ -237,6 +238,9 @@ def ending(transcript: Transcript) -> list[Msg]:
     broken = (record.outcome or {}).get("broken") if record.state == "broken" else None
     if broken is not None:
         out.append(msg("replay.broken", number=record.number, why=broken))
+    elif is_abandoned(record.state, record.outcome):
+        out.append(msg("replay.abandoned", number=record.number, by=who_param(record.outcome),
+                       step=(record.outcome or {}).get("step", len(record.log)), reason=reason_param(record.outcome)))
     elif transcript.outcome is None:
         out.append(msg("replay.unfinished", number=record.number))
     elif not transcript.matches:

@@ -2,8 +2,9 @@
 `korchma export` wrote (`korchma replay FILE`), and the rule of who may read it: nobody, while
 the game may still go on.
 
-Only a game that is over is told: ``finished``, or ``broken`` (it can never go on, so its
-secrets no longer matter; it is told up to where it broke, world/replay.py). A table open,
+Only a game that is over is told: ``finished``, ``broken`` (it can never go on, so its
+secrets no longer matter; it is told up to where it broke, world/replay.py) or ``closed`` after
+its start (abandoned by a moderator, world/abandon.py: told up to where it stopped). A table open,
 running (or paused by its Master or for storage trouble: still ``running``) or closed before it
 began is refused with one line, for everyone alike: a replay shows every hand, and no role on the
 server (the Master's chair, an admin) makes that harmless while the game is on.
@@ -24,7 +25,7 @@ from .table_data import SeatInfo
 
 FORMAT = "korchma-game"
 FORMAT_VERSION = 1
-OVER = ("finished", "broken")
+OVER = ("finished", "broken", "closed")  # closed: abandoned, when it had begun
 GAMES_DIR = Path(registry.__file__).resolve().parent
 
 

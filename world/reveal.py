@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .clock import UTC, utcnow
+from .clock import as_utc, utcnow
 from .db import is_storage_failure
 from .messages import Msg
 from .models import GameTable
@@ -38,9 +38,7 @@ async def game_seconds(number: int) -> float | None:
     started = row.started_at if row is not None else None
     if started is None:
         return None
-    if started.tzinfo is None:
-        started = started.replace(tzinfo=UTC)
-    return max(0.0, (utcnow() - started).total_seconds())
+    return max(0.0, (utcnow() - as_utc(started)).total_seconds())
 
 
 def readers(runner: "RunnerState") -> tuple[set[int], list[int]]:

@@ -34,7 +34,7 @@ from games.base import Awaiting, Event, RuleError
 from .absence import Strike
 from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
-from .clock import UTC, utcnow
+from .clock import as_utc, utcnow
 from .cluster.fence import LeaseLost, fenced_update
 from .db import is_storage_failure, transaction
 from .history import store_end
@@ -146,7 +146,7 @@ class TableRunner:
         if paused is not None and awaiting:
             self.deadline = None
         elif deadline_at is not None and deadline_step is not None and awaiting:
-            self.deadline = deadline_at if deadline_at.tzinfo else deadline_at.replace(tzinfo=UTC)
+            self.deadline = as_utc(deadline_at)
         else:
             self._arm_window(force=True)
         if self.engine.outcome(table.game) is not None:
@@ -582,6 +582,13 @@ class TableRunner:
             self.storage.cancel()
             self._halt_moves()
 
+    def halt(self) -> None:
+        """With the lock held: nothing moves at this table any more, for good (no clock, bot,
+        autopass or storage retry); a table broken (break_down) or abandoned (world/abandon.py)."""
+        self.stopped = True
+        self.storage.cancel()
+        self._halt_moves()
+
     async def break_down(self, err: BaseException) -> None:
         """With the lock held: a bug (not storage trouble) means this table cannot go on. It stops
         here, and is marked broken with its players told (world/broken_tables.py); or, refused by
@@ -589,9 +596,7 @@ class TableRunner:
         if isinstance(err, LeaseLost):
             self.let_go()
             return
-        self.stopped = True
-        self.storage.cancel()
-        self._halt_moves()
+        self.halt()
         await break_running(self.manager, self.table, err)
 
     def let_go(self) -> None:
@@ -600,9 +605,7 @@ class TableRunner:
         manager drops it (its people are told where it went)."""
         if not self.stopped:
             log.warning("table %d: another node owns it now; it stops here", self.table.number)
-        self.stopped = True
-        self.storage.cancel()
-        self._halt_moves()
+        self.halt()
         self.manager.drop(self.table)
 
     def lose(self) -> None:

@@ -123,8 +123,12 @@ class Social:
 
     def who_name(self, account: Account) -> str | Msg:
         """The name as `who` shows it: marked while away."""
-        reason = self.away.get(account.id)
-        if reason is None:
-            return account.name
-        return msg("social.afk.who_reason", name=account.name, reason=reason) if reason \
-            else msg("social.afk.who", name=account.name)
+        return away_marked(account.name, self.away.get(account.id))
+
+
+def away_marked(name: str, reason: str | None) -> str | Msg:
+    """A name as `who` shows it, ``reason`` being the away reason ("" for none; None: not away);
+    also for a player on another node (world/cluster/presence.py keeps the reason)."""
+    if reason is None:
+        return name
+    return msg("social.afk.who_reason", name=name, reason=reason) if reason else msg("social.afk.who", name=name)

@@ -9,6 +9,7 @@ from games import registry
 from games.base import RuleError
 
 from . import table_options
+from .abandon import closed_refusal
 from .accounts import name_key
 from .audit import audit
 from .db import transaction
@@ -18,7 +19,6 @@ from .models import Account, GameTable, Seat
 from .runner import TableRunner
 from .seating import SeatingLock
 from .table_data import SeatInfo, Table, TableError, table_of_row
-from .ratings import rate_unrated
 from .table_restore import restore_tables
 from .cluster.ownership import ClusterUnavailable
 
@@ -72,7 +72,7 @@ class TableManager:
             row = await GameTable.get_or_none(id=number)
             if row is not None and row.state == "finished":
                 raise TableError("table.over", number=number)
-            raise TableError("table.no_such", number=number)
+            raise (closed_refusal(row) if row is not None else None) or TableError("table.no_such", number=number)
         if table.state_name == "broken":
             raise TableError("broken.unavailable", number=number, reason=table.broken_reason)
         return table
@@ -100,6 +100,8 @@ class TableManager:
             for t in self.listing()]}
 
     def announce_tables(self) -> None:
+        if self.world.cluster is not None:  # other nodes' `tables` (world/cluster/presence.py)
+            self.world.cluster.presence_changed()
         payload = self.gmcp_payload()
         for session in list(self.world.sessions):
             if session.account is not None:
@@ -468,7 +470,8 @@ class TableManager:
                 raise TableError("table.rematch_not_over", number=number)
             if number in self.tables and self.tables[number].state_name == "broken":
                 raise TableError("broken.unavailable", number=number, reason=self.tables[number].broken_reason)
-            raise TableError("table.no_such", number=number)
+            row = await GameTable.get_or_none(id=number)  # abandoned, or closed before it began
+            raise (closed_refusal(row) if row is not None else None) or TableError("table.no_such", number=number)
         if old.seat_of(account.id) is None:
             raise TableError("table.rematch_not_player", number=number)
         if current is not None and current is not old:
@@ -566,14 +569,14 @@ class TableManager:
     # -- start-up and shutdown --------------------------------------------------------------
 
     async def restore(self) -> None:
-        """Rebuild every unfinished table at start-up (world/table_restore.py), then rate the
-        finished ones a stop left unrated (world/ratings.py)."""
+        """Rebuild every unfinished table at start-up (world/table_restore.py); in a cluster only
+        those this node takes (world/cluster/ownership.py). (The finished ones a stop left unrated
+        are rated once the doors are open: server/app.py, world/ratings.py ``sweep_after_start``.)"""
         if self.owner is not None:
             self.owner.start()  # renewing from the first lease taken (a long restore keeps them)
         await restore_tables(self, self.owner.claim if self.owner is not None else None)
         if self.owner is not None:
             self.owner.settle()
-        await rate_unrated()
 
     async def stop(self) -> None:
         for table in list(self.tables.values()):

@@ -3,7 +3,7 @@ from tortoise.migrations import operations as ops
 from tortoise import fields
 
 class Migration(migrations.Migration):
-    dependencies = [('models', '0012_history')]
+    dependencies = [('models', '0013_stats_index')]
 
     initial = False
 
