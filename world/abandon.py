@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .audit import audit
 from .broken_tables import game_name
-from .cluster.fence import LeaseLost
+from .cluster.fence import LeaseLost, let_go
 from .history import store_end
 from .i18n import nested
 from .messages import msg
@@ -115,7 +115,7 @@ async def abandon(manager: "TableHost", number: int, by: str, reason: str | None
         try:  # only by the table's owner (the fence: world/cluster/fence.py)
             await store_end(number, epoch=table.lease_epoch, state="closed", outcome=outcome, deadline_at=None)
         except LeaseLost as err:
-            runner.let_go()
+            let_go(runner)
             raise TableError("cluster.not_taken") from err
         runner.halt()
     audit("table_abandoned", by=by, number=number, game=table.game_name, was=outcome["was"], step=table.step,

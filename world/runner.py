@@ -35,7 +35,7 @@ from .absence import Strike
 from .autopass import Autopass
 from .broken_tables import ReplayRefused, TableBroken, WriteRefused, break_running
 from .clock import as_utc, utcnow
-from .cluster.fence import LeaseLost, fenced_update
+from .cluster.fence import LeaseLost, fenced_update, let_go
 from .db import is_storage_failure, transaction
 from .history import store_end
 from .messages import msg
@@ -67,7 +67,7 @@ class TableRunner:
         self.paused: float | None = None  # seconds left on the clock while a Master holds it
         self.bot_tasks: dict[int, asyncio.Task] = {}
         self.stopped = False
-        self.stopping: asyncio.Task | None = None  # lose(): the stop that waits for the lock
+        self.stopping: asyncio.Task | None = None  # fence.lose(): the stop that waits for the lock
         # What the log holds, (seat, action) per step: a failed commit rebuilds from it without
         # reading the database (which may be the part that is down).
         self.actions: list[tuple[int, Any]] = []
@@ -194,7 +194,7 @@ class TableRunner:
                 raise
             if isinstance(err, LeaseLost):
                 log.warning("table %d: PostgreSQL refused step %d: %s", table.number, step, err)
-                self.let_go()
+                let_go(self)
                 if by == "player":
                     raise RuleError("cluster.not_taken") from err
                 raise TableBroken() from err
@@ -365,7 +365,7 @@ class TableRunner:
         except Exception as err:
             self.deadline, self.paused = before
             if isinstance(err, LeaseLost):
-                self.let_go()
+                let_go(self)
                 raise RuleError("cluster.not_taken") from err
             if not is_storage_failure(err):
                 raise
@@ -552,7 +552,7 @@ class TableRunner:
             if is_storage_failure(err):
                 await self.storage.begin(err)
             elif isinstance(err, LeaseLost):
-                self.let_go()
+                let_go(self)
             else:
                 await self.break_down(WriteRefused(err))
             return
@@ -594,24 +594,7 @@ class TableRunner:
         here, and is marked broken with its players told (world/broken_tables.py); or, refused by
         the fence, it is another node's now and this node lets go of it."""
         if isinstance(err, LeaseLost):
-            self.let_go()
+            let_go(self)
             return
         self.halt()
         await break_running(self.manager, self.table, err)
-
-    def let_go(self) -> None:
-        """The table is another node's now (the fence refused a write, or its lease is gone): it
-        stops here without waiting for the lock (a commit in hand fails at the fence), and the
-        manager drops it (its people are told where it went)."""
-        if not self.stopped:
-            log.warning("table %d: another node owns it now; it stops here", self.table.number)
-        self.halt()
-        self.manager.drop(self.table)
-
-    def lose(self) -> None:
-        """From outside the lock (world/cluster/ownership.py: the lease is another node's now):
-        nothing is taken from now on and the table is dropped at once; a commit in hand
-        finishes first (or fails at the fence), then the clock and the moves stop."""
-        self.stopped = True
-        self.manager.drop(self.table)
-        self.stopping = asyncio.get_running_loop().create_task(self.stop())

@@ -12,9 +12,13 @@ there) and every row matches: the fence is the same one UPDATE the write made be
 """
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from ..models import GameTable
+
+log = logging.getLogger("korchma.runner")
 
 
 class LeaseLost(Exception):
@@ -31,3 +35,22 @@ async def fenced_update(table_id: int, epoch: int, **fields: Any) -> None:
     Called first inside the write's transaction, so the refusal rolls the whole write back."""
     if not await GameTable.filter(id=table_id, lease_epoch=epoch).update(**fields):
         raise LeaseLost(table_id, epoch)
+
+
+def let_go(runner: Any) -> None:
+    """With the table's lock held (world/runner.py TableRunner): the table is another node's now
+    (the fence refused a write): nothing moves here any more, and the manager drops it (its
+    people are told where it went)."""
+    if not runner.stopped:
+        log.warning("table %d: another node owns it now; it stops here", runner.table.number)
+    runner.halt()
+    runner.manager.drop(runner.table)
+
+
+def lose(runner: Any) -> None:
+    """From outside the lock (world/cluster/ownership.py: the lease is another node's now):
+    nothing is taken from now on and the table is dropped at once; a commit in hand finishes
+    first (or fails at the fence), then the clock and the moves stop (``runner.stop``)."""
+    runner.stopped = True
+    runner.manager.drop(runner.table)
+    runner.stopping = asyncio.get_running_loop().create_task(runner.stop())

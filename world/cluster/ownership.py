@@ -29,6 +29,7 @@ from ..db import transaction
 from ..models import GameTable
 from ..storage_pause import PauseLines
 from ..table_restore import restore_taken
+from .fence import lose
 from .lease import Leases
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ class TableOwnership:
             table = self.manager.tables.get(number)
             log.warning("table %d: its lease is another node's now; dropped here", number)
             if table is not None and table.runner is not None:
-                table.runner.lose()
+                lose(table.runner)
             elif table is not None:  # an open table: nothing runs, it is only forgotten
                 self.manager.drop(table)
         if not self.holding:
