@@ -11,7 +11,6 @@ from typing import Iterable
 from tortoise.exceptions import IntegrityError
 
 from .addresses import AddressSet, address_key
-from .audit import audit
 from .models import NAME_LENGTH, Account, Ban, SshKey
 
 NAME_RE = re.compile(r"^[A-Za-zА-Яа-яЁёІіЇїЄєҐґ][A-Za-zА-Яа-яЁёІіЇїЄєҐґ0-9_-]{1,19}$")

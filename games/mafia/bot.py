@@ -69,7 +69,6 @@ def bot_action(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, leve
 
 
 def _choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: Any, hunt_on: bool = True) -> dict[str, Any]:
-    me = view["viewer"]
     options: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
         key = action.get("ability") if action["type"] == "order" else action["type"]
