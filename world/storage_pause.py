@@ -167,7 +167,8 @@ class StoragePause:
                 return True
             lines = self.lines
             self._over()
-            log.info("table %d: the pause is over (%s); the game carries on", number, lines.resumed)
+            log.info("table %d: %s; the game carries on", number,
+                     "writes work again" if lines is STORAGE_LINES else "its lease is this node's again")
             if result is None and self.seconds_left is not None:
                 self.tell(msg(lines.resumed_clock, number=number, seconds=max(1, round(self.seconds_left))))
             else:
