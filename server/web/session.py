@@ -1,0 +1,172 @@
+"""One browser on the web door: a :class:`server.session.Session` like telnet's and SSH's.
+
+Everything a player types goes through ``Session.handle_line`` (login, flood guard, line limit,
+text cleaning, commands); everything the world says goes out through ``write`` and ``gmcp``. What
+is the web's own is only the wire: each line is a JSON frame (docs/web.md), queued and sent in
+order by one task per connection, and a browser that stops reading is dropped once
+:data:`MAX_BACKLOG` characters wait for it (as telnet's and SSH's backlogs).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from world.i18n import t
+from world.messages import Msg
+
+from ..session import Session
+from .markup import to_html
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from ..ports import AppServices
+
+log = logging.getLogger("korchma.web")
+
+#: Characters of frames queued for one browser before it is taken for gone and dropped.
+MAX_BACKLOG = 512 * 1024
+
+
+class WebText(str):
+    """A rendered message: already markup (server/web/markup.py), sent as it is."""
+
+    __slots__ = ()
+
+
+class WebSession(Session):
+    kind = "web"
+    newline = "\n"
+
+    def __init__(self, app: "AppServices", door: Any, ws: "web.WebSocketResponse", address: str) -> None:
+        super().__init__(app, address)
+        self.door = door
+        self.ws = ws
+        self.width = 0  # the browser wraps, at its own width
+        self.term_color = True  # the page draws every style; `color off` still turns them off
+        self.encoding_known = True  # WebSocket text is UTF-8: no encoding menu
+        self._frames: deque[str] = deque()
+        self._backlog = 0
+        self._wake = asyncio.Event()
+        self._sender: asyncio.Task | None = None
+        self._gone = False
+        self._lang_sent = ""
+        self._echo = True
+
+    # -- output -------------------------------------------------------------------------
+
+    def render_key(self) -> tuple:
+        # Not shared with an SSH script of the same language (width 0, "\n"): that gets plain text.
+        return ("web", self.lang, self.color)
+
+    def render(self, message: Msg) -> str:
+        return WebText(to_html(t(self.lang, message.key, **message.params), self.color))
+
+    def write(self, rendered: Any) -> None:
+        if self._gone or self.pager.hold(rendered):
+            return
+        if isinstance(rendered, WebText):
+            text = str(rendered)
+        else:  # a line written as it is (a pager's prompt, a plain notice): escaped here
+            if isinstance(rendered, (bytes, bytearray)):
+                rendered = bytes(rendered).decode("utf-8", "replace")
+            text = to_html(str(rendered), self.color)
+        text = text.rstrip("\n")
+        if text:
+            self._language_frame()
+            self.frame({"text": text})
+
+    def _language_frame(self) -> None:
+        """The page's own few words follow the session's language (docs/web.md ``lang``)."""
+        if self.lang != self._lang_sent:
+            self._lang_sent = self.lang
+            self.frame({"lang": self.lang})
+
+    def gmcp(self, package: str, data: Any) -> None:
+        if not self._gone:
+            self.frame({"gmcp": package, "data": data})
+
+    def set_echo(self, on: bool) -> None:
+        """A password is asked (off) or has been typed (on): the page hides the input line."""
+        if on != self._echo and not self._gone:
+            self._echo = on
+            self.frame({"echo": on})
+
+    def frame(self, data: dict[str, Any]) -> None:
+        """Queue one JSON frame; a browser too far behind is dropped."""
+        if self._gone:
+            return
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        self._frames.append(body)
+        self._backlog += len(body)
+        if self._backlog > MAX_BACKLOG:
+            log.info("web %s stopped reading; dropped", self.address)
+            self._frames.clear()
+            self._drop()
+            asyncio.get_running_loop().create_task(self.ws.close())
+            return
+        self._wake.set()
+
+    async def send_frames(self) -> None:
+        """The connection's one sender: frames out in order, as fast as the browser reads."""
+        try:
+            while not self._gone or self._frames:
+                if not self._frames:
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                body = self._frames.popleft()
+                self._backlog -= len(body)
+                if self.ws.closed:
+                    break
+                await self.ws.send_str(body)
+        except (ConnectionError, RuntimeError, asyncio.CancelledError):
+            pass
+        finally:
+            self._frames.clear()
+
+    def apply_account_settings(self, account: Any) -> None:
+        """Logged in: the page learns whose it is (its panels mark "me") and the verbs to
+        complete (those this account may type, in every language)."""
+        from commands import load_all  # noqa: F401  (registers every command)
+        from commands.parser import available
+
+        super().apply_account_settings(account)
+        self.frame({"account": account.name})
+        self.frame({"verbs": sorted({v for cmd in available(self) for v in cmd.verbs if len(v) > 1}, key=str.casefold)})
+
+    # -- input --------------------------------------------------------------------------
+
+    def queue_command(self, line: str, wait: int | None) -> None:
+        """The page sends no GMCP: every answer is typed (docs/web.md)."""
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._sender = asyncio.get_running_loop().create_task(self.send_frames())
+        self._language_frame()
+        self.greet()
+
+    async def close(self, message: Msg | None = None) -> None:
+        self.last_words(message, self._gone)
+        self._drop()
+        if self._sender is not None and self._sender is not asyncio.current_task():
+            try:
+                await asyncio.wait_for(asyncio.shield(self._sender), 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+        if not self.ws.closed:
+            await self.ws.close()
+
+    def _drop(self) -> None:
+        """No more frames are queued; the sender sends what is queued and stops."""
+        self.closed = True
+        self._gone = True
+        self._wake.set()
+
+    @property
+    def gone(self) -> bool:
+        return self._gone

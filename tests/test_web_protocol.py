@@ -1,0 +1,143 @@
+"""The web door's protocol (docs/web.md) over a real WebSocket (aiohttp's client) to a real
+server, beside real telnet and SSH sessions: no browser here (tests/test_web_browser.py has one)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import aiohttp
+
+from server.web.forwarded import ForwardedFor
+from server.web.markup import to_html
+from tests.ssh_client import connect as ssh_connect
+from tests.telnet_client import log_in
+from tests.web_client import WebClient, web_log_in
+
+# The web door on any free port; a short login timeout, so the test of it is quick.
+WEB = """
+[web]
+port = 0
+"""
+
+
+async def test_web_login_chat_gmcp_and_bad_frames(server_factory):
+    srv = server_factory(WEB + "\n[accounts]\nlogin_timeout = 3\n")
+    assert srv.web_port, "the READY line names the web port"
+    # The page and its words are served by the same process.
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"http://127.0.0.1:{srv.web_port}/") as page:
+            assert page.status == 200 and "<script src=\"/static/app.js\"" in await page.text()
+        async with http.get(f"http://127.0.0.1:{srv.web_port}/texts") as words:
+            texts = await words.json()
+            assert texts["ru"]["send"] == "Отправить" and texts["en"]["send"] == "Send"
+            assert texts["uk"]["send"] == "Надіслати"
+        async with http.get(f"http://127.0.0.1:{srv.web_port}/static/app.js") as script:
+            assert script.status == 200
+
+    # A new name creates an account, as on telnet; no encoding menu; the password is hidden.
+    vera = await WebClient().connect(srv.web_port, "?lang=en")
+    assert "encoding" not in vera.text.lower()
+    await vera.login("Вера")
+    assert vera.frames[0] == {"lang": "en"}, "the page is told the session's language first"
+    assert not any("\x1b" in m for m in vera.markup), "colour is markup, never raw escapes"
+    assert any("<span class=\"k-" in m for m in vera.markup), "styled text comes as spans"
+    room = await vera.gmcp("Korchma.Room")
+    assert room["room"] == "hall" and "Вера" in room["players"]
+
+    # A say from the web is heard over telnet and SSH, and theirs in the browser.
+    anna = await log_in(srv.telnet_port, "Анна", gmcp=True)
+    boris = await ssh_connect(srv.ssh_port, "Boris", password="secret1")
+    await boris.expect("Boris")
+    await vera.wait_for(lambda: any(n == "Korchma.Room" and "Анна" in d["players"] for n, d in vera.gmcp_messages))
+    vera.send_line("say <b>hello</b> & «привет»")
+    await anna.expect("<b>hello</b> & «привет»")
+    await boris.expect("<b>hello</b> & «привет»")
+    # Escaped in the frame: what a player types never becomes markup in the page.
+    await vera.expect("<b>hello</b> & «привет»")
+    assert any("&lt;b&gt;hello&lt;/b&gt; &amp;" in m for m in vera.markup)
+    anna.send_line("говорить добрый вечер")
+    await vera.expect("добрый вечер")
+    boris.send_line("say evening")
+    await vera.expect("evening")
+
+    # A second web user, who must not notice the first one's bad frames.
+    gleb = await web_log_in(srv.web_port, "Глеб")
+    # A binary frame: one clear line, the session goes on.
+    await vera.send_bytes(b"\x00\x01say hi")
+    await vera.expect("binary message was ignored")
+    # A line over limits.max_line (2000): refused with the limit named, nothing said.
+    vera.send_line("say " + "a" * 2100)
+    await vera.expect("over 2000 characters")
+    # JSON in a frame is just a typed line: an unknown command, not a crash.
+    vera.send_line('{"gmcp": "Core.Ping", ')
+    await vera.expect(re.compile(r"unknown|not understood|no such command|don.t know", re.I))
+    vera.send_line("say still here")
+    await gleb.expect("still here")
+    # A flood: the guard warns, then mutes this session only.
+    for _ in range(16):
+        vera.send_line("look")
+    await vera.expect(re.compile(r"(slow down|too fast).*|.*muted", re.I), timeout=10)
+    gleb.send_line("say I am fine")
+    await anna.expect("I am fine")
+    # A frame over limits.input_buffer is not even read: the connection closes with 1009.
+    vera.send_line("x" * 20000)
+    await asyncio.wait_for(vera.closed.wait(), 5)
+    assert vera.close_code == 1009
+    gleb.send_line("say after the flood")
+    await anna.expect("after the flood")
+    await gleb.expect("after the flood")
+
+    # The password never reaches the log; the login timeout closes a silent page with its line.
+    idle = await WebClient().connect(srv.web_port)
+    await asyncio.wait_for(idle.closed.wait(), 8)
+    assert re.search(r"вход|log in|login|время", idle.text, re.I), idle.text
+    for client in (vera, gleb, idle):
+        await client.close()
+    await anna.close()
+    await boris.close()
+    srv.terminate()
+    assert "secret1" not in srv.log()
+    assert "web listening on" in srv.log()
+
+
+async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
+    srv = server_factory(WEB)
+    dana = await web_log_in(srv.web_port, "Дана")
+    dana.send_line("открыть переворот")
+    await dana.wait_for(lambda: any(n == "Korchma.Table" and d["tables"] and d["tables"][0]["game"] == "coup"
+                                    for n, d in dana.gmcp_messages))
+    dana.send_line("боты 2")
+    await dana.expect("За стол садятся 2 бота")
+    count = len(dana.gmcp_messages)
+    dana.send_line("начать")
+    view = await dana.gmcp("Korchma.Game.View", timeout=10, after=count)
+    assert view["seat"] == 0 and len(view["view"]["hand"]) == 2
+    awaiting = await dana.gmcp("Korchma.Game.Awaiting", timeout=10, after=count)
+    assert awaiting["seat"] == 0 and isinstance(awaiting["legal"], list)
+    # Every GMCP frame is {"gmcp": name, "data": ...} and nothing else.
+    assert all(set(f) == {"gmcp", "data"} for f in dana.frames if "gmcp" in f)
+    await dana.close()
+
+
+def test_forwarded_for_only_from_trusted_proxies():
+    gate = ForwardedFor(["10.0.0.1", "192.168.0.0/16"])
+    assert gate.client("203.0.113.9", ["198.51.100.7"]) == "203.0.113.9"  # not a proxy: ignored
+    assert gate.client("10.0.0.1", ["198.51.100.7"]) == "198.51.100.7"
+    # The right-most address no trusted proxy is: a client's own claim to its left is ignored.
+    assert gate.client("10.0.0.1", ["1.2.3.4, 198.51.100.7, 192.168.1.5"]) == "198.51.100.7"
+    assert gate.client("10.0.0.1", ["1.2.3.4", "198.51.100.7"]) == "198.51.100.7"
+    assert gate.client("10.0.0.1", ["junk"]) == "10.0.0.1"
+    assert gate.client("10.0.0.1", []) == "10.0.0.1"
+    assert ForwardedFor([]).client("127.0.0.1", ["1.2.3.4"]) == "127.0.0.1"
+
+
+def test_markup_escapes_and_spans():
+    from world.i18n import MARK
+
+    text = f"{MARK}yАнна{MARK}0 says: <script>&\"\nnext {MARK}bline"
+    out = to_html(text, True)
+    assert out == ('<span class="k-y">Анна</span> says: &lt;script&gt;&amp;&quot;\n'
+                   'next <span class="k-b">line</span>')
+    assert to_html(text, False) == 'Анна says: &lt;script&gt;&amp;&quot;\nnext line'
+    json.dumps(out)
