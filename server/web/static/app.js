@@ -8,7 +8,7 @@
   const output = $("output"), line = $("line"), entry = $("entry");
   const state = {
     ws: null, words: {}, lang: "", account: "", echo: true, history: [], at: 0, draft: "",
-    room: null, tables: [], view: null, awaiting: null, verbs: [], timer: null,
+    room: null, tables: [], view: null, awaiting: null, ended: null, verbs: [], timer: null,
   };
   window.korchma = state; // for a person (and the browser test) to look at what the page holds
 
@@ -195,9 +195,9 @@
   const GMCP = {
     "Korchma.Room": (d) => { state.room = d; drawRoom(); },
     "Korchma.Table": (d) => { state.tables = d.tables || []; drawTable(); },
-    "Korchma.Game.View": (d) => { state.view = d; drawTable(); drawHand(); },
+    "Korchma.Game.View": (d) => { state.view = d; state.ended = null; drawTable(); drawHand(); },
     "Korchma.Game.Awaiting": (d) => { state.awaiting = d; drawAwaiting(); },
-    "Korchma.Game.End": () => { state.awaiting = null; drawAwaiting(); },
+    "Korchma.Game.End": (d) => { state.ended = d; state.awaiting = null; drawAwaiting(); },
   };
 
   // -- the connection ----------------------------------------------------------------------
