@@ -99,11 +99,23 @@ return {
   buttons: [...document.querySelectorAll('#answers button')].map(b => b.dataset.line),
   waits_shown: !document.getElementById('panel-waits').hidden,
   cards: [...document.querySelectorAll('.card')].map(c => ({seat: c.dataset.seat, up: c.classList.contains('up'),
-                                                              text: c.textContent})),
+                                                              text: c.textContent, key: c.dataset.key})),
   hand: k.view && k.view.view.hand ? k.view.view.hand : null,
   foreign: JSON.stringify(k.view || {}).includes('"hands"'),
 };
 """
+
+
+async def phone(page: Page, path: Path) -> None:
+    """Readable on a phone: one column, the input line and the answer buttons on the screen."""
+    await asyncio.to_thread(page.driver.set_window_size, 390, 844)
+    box = await page.js("const r = (id) => document.getElementById(id).getBoundingClientRect();"
+                        "return {line: r('line').right, line_bottom: r('line').bottom, top: r('panel-waits').top, waits: r('panel-waits').bottom, height: r('panel-waits').height,"
+                        " width: window.innerWidth, tall: window.innerHeight}")
+    assert box["line"] <= box["width"] and box["line_bottom"] <= box["tall"], box
+    assert 0 < box["height"] and 0 <= box["top"] and box["waits"] <= box["tall"], box
+    await page.screenshot(path)
+    await asyncio.to_thread(page.driver.set_window_size, 1200, 900)
 
 
 def choose(buttons: list[str]) -> str:
@@ -165,14 +177,17 @@ async def test_browser_login_chat_and_a_coup_game_through_the_buttons(server_fac
         for card in state["cards"]:  # only this seat's own cards face down, others' face up only
             assert card["up"] or card["seat"] == str(state["seat"]), f"a hidden card of another seat: {card}"
         if state["hand"] is not None:
-            mine = sorted(c["text"] for c in state["cards"] if not c["up"])
-            assert mine == sorted(state["hand"])
+            mine = [c for c in state["cards"] if not c["up"]]
+            assert sorted(c["key"] for c in mine) == sorted(state["hand"])
+            # Named in the player's language (English here), not by the engine's keys.
+            assert all(c["text"] == c["key"].capitalize() for c in mine), mine
         if state["ended"]:
             break
         assert loop.time() < deadline, "the game did not end in time"
         if state["waits_shown"] and state["buttons"] and state["since"] not in answered:
             if not shot:
                 await page.screenshot(tmp_path / "web-mid-game.png")
+                await phone(page, tmp_path / "web-phone.png")
                 shot = True
             answered.add(state["since"])
             await page.click(choose(state["buttons"]))
@@ -180,10 +195,5 @@ async def test_browser_login_chat_and_a_coup_game_through_the_buttons(server_fac
         await asyncio.sleep(0.25)  # at most 4 lines a second: the flood guard allows 5
     assert shot and (tmp_path / "web-mid-game.png").stat().st_size > 1000
     assert clicks >= 1
-    # Readable on a phone: one column, the input line within the screen.
-    await asyncio.to_thread(browser.set_window_size, 390, 844)
-    width = await page.js("return [document.getElementById('line').getBoundingClientRect().right, window.innerWidth]")
-    assert width[0] <= width[1]
-    await page.screenshot(tmp_path / "web-phone.png")
     srv.terminate()
     assert "secret1" not in srv.log()

@@ -113,6 +113,12 @@ async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     dana.send_line("начать")
     view = await dana.gmcp("Korchma.Game.View", timeout=10, after=count)
     assert view["seat"] == 0 and len(view["view"]["hand"]) == 2
+    # The game's words in the player's language came before it, for the page's cards and buttons.
+    words = next(f["words"] for f in dana.frames if "words" in f)
+    assert dana.frames.index({"words": words}) < next(i for i, f in enumerate(dana.frames)
+                                                      if f.get("gmcp") == "Korchma.Game.View")
+    assert words["game"] == "coup" and words["role"]["duke"] == "Губернатор"
+    assert words["verb"]["allow"] == "пропустить" and words["action"]["tax"] == "Налог"
     awaiting = await dana.gmcp("Korchma.Game.Awaiting", timeout=10, after=count)
     assert awaiting["seat"] == 0 and isinstance(awaiting["legal"], list)
     # Every GMCP frame is {"gmcp": name, "data": ...} and nothing else.

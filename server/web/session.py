@@ -19,6 +19,7 @@ from world.messages import Msg
 
 from ..session import Session
 from .markup import to_html
+from .words import game_words
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -55,6 +56,7 @@ class WebSession(Session):
         self._gone = False
         self._lang_sent = ""
         self._echo = True
+        self._words_sent: set[tuple[str, str]] = set()
 
     # -- output -------------------------------------------------------------------------
 
@@ -86,8 +88,18 @@ class WebSession(Session):
             self.frame({"lang": self.lang})
 
     def gmcp(self, package: str, data: Any) -> None:
-        if not self._gone:
-            self.frame({"gmcp": package, "data": data})
+        if self._gone:
+            return
+        if package == "Korchma.Game.View" and isinstance(data, dict):
+            self._words_for(data.get("view"))
+        self.frame({"gmcp": package, "data": data})
+
+    def _words_for(self, view: Any) -> None:
+        """Before a game's first View (and again in a new language): its words (words.py)."""
+        game = view.get("game") if isinstance(view, dict) else None
+        if isinstance(game, str) and (game, self.lang) not in self._words_sent:
+            self._words_sent.add((game, self.lang))
+            self.frame({"words": game_words(game, self.lang)})
 
     def set_echo(self, on: bool) -> None:
         """A password is asked (off) or has been typed (on): the page hides the input line."""

@@ -8,7 +8,7 @@
   const output = $("output"), line = $("line"), entry = $("entry");
   const state = {
     ws: null, words: {}, lang: "", account: "", echo: true, history: [], at: 0, draft: "",
-    room: null, tables: [], view: null, awaiting: null, ended: null, verbs: [], timer: null,
+    room: null, tables: [], view: null, awaiting: null, ended: null, verbs: [], words_of: {}, timer: null,
   };
   window.korchma = state; // for a person (and the browser test) to look at what the page holds
 
@@ -146,7 +146,7 @@
       if (v && Array.isArray(v.coins)) li.append(" · " + v.coins[s.number]);
       if (v && Array.isArray(v.alive) && !v.alive[s.number]) li.classList.add("out");
       if (v && Array.isArray(v.face_up))
-        for (const r of v.face_up[s.number] || []) li.append(" ", card(r, "up", s.number));
+        for (const r of v.face_up[s.number] || []) li.append(" ", card(cardName(r), "up", s.number));
       return li;
     }));
   }
@@ -156,16 +156,33 @@
     $("panel-you").hidden = !hand;
     if (!hand) return;
     const seat = state.view.seat;
-    $("hand").replaceChildren(...hand.map((c) => card(typeof c === "object" ? JSON.stringify(c) : String(c), "mine", seat)));
+    $("hand").replaceChildren(...hand.map((c) => {
+      const el = card(typeof c === "object" ? JSON.stringify(c) : cardName(c), "mine", seat);
+      el.dataset.key = String(c);
+      return el;
+    }));
   }
-  // The line a button types for one legal action: the English verb (every language's verbs are
-  // understood) and its arguments, a seat by its name.
-  const VERB = { foreign_aid: "foreign", examine_return: "return", examine_swap: "swap" };
+  // The game's words in the player's language (a {"words": ...} frame, server/web/words.py).
+  function gameWords() {
+    const v = state.view && state.view.view;
+    return (v && state.words_of[v.game]) || { verb: {}, role: {}, card: {}, action: {} };
+  }
+  function cardName(c) {
+    const w = gameWords();
+    return w.role[c] || w.card[c] || String(c);
+  }
+  // The line a button types for one legal action: the command's verb in the player's language
+  // and its arguments (roles by their names, a seat by its player's name). The command keys
+  // differ from the action types in a few places.
+  const COMMAND = { foreign_aid: "foreign", examine_return: "return", examine_swap: "swap" };
   function typed(action) {
-    const words = [VERB[action.type] || action.type];
-    if (action.role) words.push(action.role);
-    if (Array.isArray(action.roles)) words.push(...action.roles);
-    if (action.card !== undefined) words.push(String(action.card));
+    const w = gameWords();
+    const command = COMMAND[action.type] || action.type;
+    const words = [w.verb[command] || command];
+    const role = (r) => (w.role[r] || w.card[r] || String(r)).toLocaleLowerCase();
+    if (action.role) words.push(role(action.role));
+    if (Array.isArray(action.roles)) words.push(...action.roles.map(role));
+    if (action.card !== undefined) words.push(role(action.card));
     if (action.target !== undefined) words.push(seatName(action.target));
     return words.join(" ");
   }
@@ -209,6 +226,7 @@
     if (typeof f.lang === "string") { state.lang = f.lang; applyWords(); }
     if (typeof f.account === "string") { state.account = f.account; drawRoom(); drawTable(); }
     if (Array.isArray(f.verbs)) state.verbs = f.verbs;
+    if (f.words && typeof f.words.game === "string") { state.words_of[f.words.game] = f.words; drawHand(); drawTable(); }
     if (typeof f.echo === "boolean") {
       state.echo = f.echo;
       line.type = f.echo ? "text" : "password";
@@ -229,6 +247,7 @@
       $("gone").hidden = false;
     };
   }
+  window.addEventListener("resize", () => { output.scrollTop = output.scrollHeight; });
   $("again").addEventListener("click", connect);
   fetch("/texts").then((r) => r.json()).then((w) => { state.words = w; applyWords(); }).catch(() => {});
   connect();
