@@ -36,7 +36,8 @@ async def test_web_login_chat_gmcp_and_bad_frames(server_factory):
             assert script.status == 200
 
     # A new name creates an account, as on telnet; no encoding menu; the password is hidden.
-    vera = await WebClient().connect(srv.web_port, "?lang=en")
+    # Her X-Forwarded-For is her own claim: no proxy is trusted here, so it is not believed.
+    vera = await WebClient().connect(srv.web_port, "?lang=en", headers={"X-Forwarded-For": "198.51.100.1"})
     assert "encoding" not in vera.text.lower()
     await vera.login("Вера")
     assert vera.frames[0] == {"lang": "en"}, "the page is told the session's language first"
@@ -99,11 +100,14 @@ async def test_web_login_chat_gmcp_and_bad_frames(server_factory):
     srv.terminate()
     assert "secret1" not in srv.log()
     assert "web listening on" in srv.log()
+    assert "198.51.100.1" not in srv.log() and re.search(r"login.*door=web.*address=127\.0\.0\.1", srv.log())
 
 
 async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
-    srv = server_factory(WEB)
-    dana = await web_log_in(srv.web_port, "Дана")
+    # Behind a trusted proxy (here 127.0.0.1): the address it names is the player's.
+    srv = server_factory(WEB + 'proxy_trusted = ["127.0.0.1"]\n')
+    dana = await WebClient().connect(srv.web_port, headers={"X-Forwarded-For": "203.0.113.7"})
+    await dana.login("Дана")
     dana.send_line("открыть переворот")
     await dana.wait_for(lambda: any(n == "Korchma.Table" and d["tables"] and d["tables"][0]["game"] == "coup"
                                     for n, d in dana.gmcp_messages))
@@ -124,6 +128,8 @@ async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     # Every GMCP frame is {"gmcp": name, "data": ...} and nothing else.
     assert all(set(f) == {"gmcp", "data"} for f in dana.frames if "gmcp" in f)
     await dana.close()
+    srv.terminate()
+    assert re.search(r"login.*door=web.*address=203\.0\.113\.7", srv.log()), srv.log()[-3000:]
 
 
 def test_forwarded_for_only_from_trusted_proxies():
