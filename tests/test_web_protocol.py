@@ -28,6 +28,7 @@ async def test_web_login_chat_gmcp_and_bad_frames(server_factory):
     async with aiohttp.ClientSession() as http:
         async with http.get(f"http://127.0.0.1:{srv.web_port}/") as page:
             assert page.status == 200 and "<script src=\"/static/app.js\"" in await page.text()
+            assert "script-src 'self'" in page.headers["Content-Security-Policy"]
         async with http.get(f"http://127.0.0.1:{srv.web_port}/texts") as words:
             texts = await words.json()
             assert texts["ru"]["send"] == "Отправить" and texts["en"]["send"] == "Send"
@@ -105,9 +106,18 @@ async def test_web_login_chat_gmcp_and_bad_frames(server_factory):
 
 async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     # Behind a trusted proxy (here 127.0.0.1): the address it names is the player's.
-    srv = server_factory(WEB + 'proxy_trusted = ["127.0.0.1"]\n')
+    # One connection an address, and 127.0.0.1 not exempt: the proxy's players are told apart.
+    srv = server_factory(WEB + 'proxy_trusted = ["127.0.0.1"]\n'
+                         + '[limits]\nconnections_per_address = 1\nconnections_exempt = []\n')
     dana = await WebClient().connect(srv.web_port, headers={"X-Forwarded-For": "203.0.113.7"})
     await dana.login("Дана")
+    twin = await WebClient().connect(srv.web_port, headers={"X-Forwarded-For": "203.0.113.7"})
+    await asyncio.wait_for(twin.closed.wait(), 5)
+    assert "слишком много соединений" in twin.text and twin.frames and set(twin.frames[0]) == {"text"}, twin.text
+    other = await WebClient().connect(srv.web_port, headers={"X-Forwarded-For": "203.0.113.8"})
+    await other.expect(re.compile(r"Имя|Name", re.I))
+    for client in (twin, other):
+        await client.close()
     dana.send_line("открыть переворот")
     await dana.wait_for(lambda: any(n == "Korchma.Table" and d["tables"] and d["tables"][0]["game"] == "coup"
                                     for n, d in dana.gmcp_messages))
