@@ -5,6 +5,7 @@ chromedriver, against a real server, beside a real telnet user. Skipped (tests/s
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,13 @@ async def test_browser_login_chat_and_a_coup_game_through_the_buttons(server_fac
     await asyncio.to_thread(field.send_keys, Keys.ARROW_UP)
     assert await page.js("return document.getElementById('line').value") == "say good evening from the browser"
     await asyncio.to_thread(field.clear)
+    # Tab completes a verb at the start of the line, and a name after it.
+    await asyncio.to_thread(field.send_keys, "sa" + Keys.TAB)
+    assert await page.js("return document.getElementById('line').value") == "say "
+    await asyncio.to_thread(field.clear)
+    await asyncio.to_thread(field.send_keys, "tell Ан" + Keys.TAB)
+    assert await page.js("return document.getElementById('line').value") == "tell Анна "
+    await asyncio.to_thread(field.clear)
     await anna.close()
 
     # A Coup table with two bots, played through the buttons to the end.
@@ -186,6 +194,8 @@ async def test_browser_login_chat_and_a_coup_game_through_the_buttons(server_fac
         assert loop.time() < deadline, "the game did not end in time"
         if state["waits_shown"] and state["buttons"] and state["since"] not in answered:
             if not shot:
+                countdown = await page.js("return document.getElementById('countdown').textContent")
+                assert re.fullmatch(r"\d+:\d\d", countdown), countdown  # the deadline, counting down
                 await page.screenshot(tmp_path / "web-mid-game.png")
                 await phone(page, tmp_path / "web-phone.png")
                 shot = True
