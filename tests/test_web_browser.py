@@ -28,7 +28,7 @@ port = 0
 answer_guard = 0
 """
 #: The buttons the player prefers, by the start of the line they type.
-PREFERRED = ("coup ", "allow", "prove", "tax", "income", "lose ", "keep ", "show ", "return", "concede")
+PREFERRED = ("coup ", "bid ", "allow", "prove", "tax", "income", "lose ", "keep ", "show ", "return", "concede")
 
 
 @pytest.fixture
@@ -119,6 +119,41 @@ async def phone(page: Page, path: Path) -> None:
     await asyncio.to_thread(page.driver.set_window_size, 1200, 900)
 
 
+async def play_through(page: Page, tmp_path: Path, shots: bool) -> tuple[int, bool]:
+    """Answer every question with a button until the game ends; at every step, check that the
+    page holds and shows no card of another seat but face-up ones. Returns (clicks, shot)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 120
+    answered: set[Any] = set()
+    shot = not shots
+    clicks = 0
+    await page.js("window.korchma.ended = null")
+    while True:
+        state = await page.js(STATE)
+        assert not state["foreign"], "another seat's hand reached the page"
+        for card in state["cards"]:  # only this seat's own cards face down, others' face up only
+            assert card["up"] or card["seat"] == str(state["seat"]), f"a hidden card of another seat: {card}"
+        if state["hand"] is not None:
+            mine = [c for c in state["cards"] if not c["up"]]
+            assert sorted(c["key"] for c in mine) == sorted(map(str, state["hand"]))
+            # Named in the player's language (English here), not by the engine's keys.
+            assert all(c["text"] == c["key"].capitalize() for c in mine if not c["key"].isdigit()), mine
+        if state["ended"]:
+            return clicks, shot
+        assert loop.time() < deadline, "the game did not end in time"
+        if state["waits_shown"] and state["buttons"] and state["since"] not in answered:
+            if not shot:
+                countdown = await page.js("return document.getElementById('countdown').textContent")
+                assert re.fullmatch(r"\d+:\d\d", countdown), countdown  # the deadline, counting down
+                await page.screenshot(tmp_path / "web-mid-game.png")
+                await phone(page, tmp_path / "web-phone.png")
+                shot = True
+            answered.add(state["since"])
+            await page.click(choose(state["buttons"]))
+            clicks += 1
+        await asyncio.sleep(0.25)  # at most 4 lines a second: the flood guard allows 5
+
+
 def choose(buttons: list[str]) -> str:
     for start in PREFERRED:
         for line in buttons:
@@ -174,36 +209,23 @@ async def test_browser_login_chat_and_a_coup_game_through_the_buttons(server_fac
     await page.type("bots 2")
     await asyncio.sleep(0.3)
     await page.type("start")
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 120
-    answered: set[Any] = set()
-    shot = False
-    clicks = 0
-    while True:
-        state = await page.js(STATE)
-        assert not state["foreign"], "another seat's hand reached the page"
-        for card in state["cards"]:  # only this seat's own cards face down, others' face up only
-            assert card["up"] or card["seat"] == str(state["seat"]), f"a hidden card of another seat: {card}"
-        if state["hand"] is not None:
-            mine = [c for c in state["cards"] if not c["up"]]
-            assert sorted(c["key"] for c in mine) == sorted(state["hand"])
-            # Named in the player's language (English here), not by the engine's keys.
-            assert all(c["text"] == c["key"].capitalize() for c in mine), mine
-        if state["ended"]:
-            break
-        assert loop.time() < deadline, "the game did not end in time"
-        if state["waits_shown"] and state["buttons"] and state["since"] not in answered:
-            if not shot:
-                countdown = await page.js("return document.getElementById('countdown').textContent")
-                assert re.fullmatch(r"\d+:\d\d", countdown), countdown  # the deadline, counting down
-                await page.screenshot(tmp_path / "web-mid-game.png")
-                await phone(page, tmp_path / "web-phone.png")
-                shot = True
-            answered.add(state["since"])
-            await page.click(choose(state["buttons"]))
-            clicks += 1
-        await asyncio.sleep(0.25)  # at most 4 lines a second: the flood guard allows 5
+    clicks, shot = await play_through(page, tmp_path, shots=True)
     assert shot and (tmp_path / "web-mid-game.png").stat().st_size > 1000
     assert clicks >= 1
+    # Every click counted: no clock answered for Webster, nothing was refused.
+    text = await page.output()
+    assert "did not answer" not in text and "No such command" not in text, text[-3000:]
+    # Sealed Bids through the same buttons: the rule for a button's line is not Coup's alone.
+    await page.type("leave")
+    await asyncio.sleep(0.3)
+    await page.type("open bids rounds=3 seconds=10")
+    await page.wait_text("table 2")
+    await page.type("bots 2")
+    await asyncio.sleep(0.3)
+    await page.type("start")
+    clicks, _ = await play_through(page, tmp_path, shots=False)
+    assert clicks == 3, "one bid a round"
+    text = await page.output()
+    assert "did not answer" not in text and "No such command" not in text, text[-3000:]
     srv.terminate()
     assert "secret1" not in srv.log()
