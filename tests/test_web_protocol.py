@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import socket
 
 import aiohttp
+import pytest
 
 from server.web.forwarded import ForwardedFor
 from server.web.markup import to_html
@@ -116,8 +118,7 @@ async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     assert "слишком много соединений" in twin.text and twin.frames and set(twin.frames[0]) == {"text"}, twin.text
     other = await WebClient().connect(srv.web_port, headers={"X-Forwarded-For": "203.0.113.8"})
     await other.expect(re.compile(r"Имя|Name", re.I))
-    for client in (twin, other):
-        await client.close()
+    await twin.close()
     dana.send_line("открыть переворот")
     await dana.wait_for(lambda: any(n == "Korchma.Table" and d["tables"] and d["tables"][0]["game"] == "coup"
                                     for n, d in dana.gmcp_messages))
@@ -137,8 +138,12 @@ async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     assert awaiting["seat"] == 0 and isinstance(awaiting["legal"], list)
     # Every GMCP frame is {"gmcp": name, "data": ...} and nothing else.
     assert all(set(f) == {"gmcp", "data"} for f in dana.frames if "gmcp" in f)
-    await dana.close()
-    srv.terminate()
+    # A clean stop with browsers connected: each is told, its socket closed, the process exits 0.
+    assert srv.terminate() == 0
+    for client in (dana, other):
+        await asyncio.wait_for(client.closed.wait(), 5)
+        await client.close()
+    await dana.expect(re.compile(r"останавливается|перезапуск|выключ", re.I))
     assert re.search(r"login.*door=web.*address=203\.0\.113\.7", srv.log()), srv.log()[-3000:]
 
 
@@ -163,3 +168,14 @@ def test_markup_escapes_and_spans():
                    'next <span class="k-b">line</span>')
     assert to_html(text, False) == 'Анна says: &lt;script&gt;&amp;&quot;\nnext line'
     json.dumps(out)
+
+
+def test_a_busy_web_port_is_one_line_at_start(server_factory):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        with pytest.raises(RuntimeError) as failed:
+            server_factory(f"[web]\nport = {port}\n")
+    assert f"web port {port} is already in use" in str(failed.value)
+    assert "web.port or --web-port" in str(failed.value) and "Traceback" not in str(failed.value)

@@ -148,7 +148,8 @@ class WebDoor:
     # -- life ------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.runner = web.AppRunner(self.application(), access_log=None, handle_signals=False)
+        # Sessions are closed before the runner (App.stop): its wait for handlers is short.
+        self.runner = web.AppRunner(self.application(), access_log=None, handle_signals=False, shutdown_timeout=5.0)
         await self.runner.setup()
         site = web.TCPSite(self.runner, self.host, self.wanted_port, reuse_address=True)
         try:
@@ -157,9 +158,7 @@ class WebDoor:
             await self.runner.cleanup()
             self.runner = None
             raise port_problem("web", self.host, self.wanted_port, err) from err
-        server = site._server
-        sockets = getattr(server, "sockets", None) or ()
-        self.port = int(sockets[0].getsockname()[1]) if sockets else self.wanted_port
+        self.port = int(self.runner.addresses[0][1])  # the port 0 chose
 
     async def close(self) -> None:
         for session in list(self.sessions):
