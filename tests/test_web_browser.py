@@ -183,6 +183,7 @@ async def test_browser_login_chat_and_a_coup_game_through_the_buttons(server_fac
     await page.wait_text("Анна")
     people = await page.js("return document.getElementById('people').innerText")
     assert "Webster" in people
+    assert await page.js("return document.getElementById('room-name').textContent") == "The hall"
     # Chat both ways with a telnet user; history: Up brings the last line back.
     await page.type("say good evening from the browser")
     await anna.expect("good evening from the browser")

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("korchma.web")
 STATIC = Path(__file__).with_name("static")
 #: The page's own words (world/locale/*/web.toml, [webpage]), sent by ``GET /texts``.
-PAGE_KEYS = ("title", "send", "room", "table", "you", "waits", "disconnected", "reconnect", "input",
+PAGE_KEYS = ("title", "send", "room", "hall", "table", "you", "waits", "disconnected", "reconnect", "input",
              "password")
 LANGS = ("ru", "en", "uk")
 #: On every answer: the page runs only its own script and styles and talks only to its own

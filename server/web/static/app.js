@@ -20,6 +20,7 @@
   function applyWords() {
     document.documentElement.lang = state.lang || "ru";
     document.title = word("title") || document.title;
+    drawRoom();
     for (const el of document.querySelectorAll("[data-word]")) {
       const text = word(el.dataset.word);
       if (!text) continue;
@@ -126,7 +127,8 @@
     const r = state.room;
     $("panel-room").hidden = !r;
     if (!r) return;
-    $("room-name").textContent = r.room;
+    const at = /^table:(\d+)$/.exec(r.room);
+    $("room-name").textContent = r.room === "hall" ? word("hall") || r.room : at ? (word("table") + " " + at[1]).trim() : r.room;
     $("people").replaceChildren(...r.players.map((p) => item(p, p === state.account ? "me" : "")));
   }
   function card(text, cls, seat) {
