@@ -6,6 +6,7 @@ import asyncio
 import json
 import re
 import socket
+import sqlite3
 
 import aiohttp
 import pytest
@@ -138,12 +139,24 @@ async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     assert awaiting["seat"] == 0 and isinstance(awaiting["legal"], list)
     # Every GMCP frame is {"gmcp": name, "data": ...} and nothing else.
     assert all(set(f) == {"gmcp", "data"} for f in dana.frames if "gmcp" in f)
+    # A telnet player who chose KOI8-R logs in on the web: the web login keeps that encoding.
+    kira = await log_in(srv.telnet_port, "Кира", encoding="koi8-r")
+    await kira.close()
+    kira_web = await web_log_in(srv.web_port, "Кира", create=False)
+    kira_web.send_line("кодировка")
+    await kira_web.expect("кодировка: utf-8")
+    await kira_web.close()
     # A clean stop with browsers connected: each is told, its socket closed, the process exits 0.
     assert srv.terminate() == 0
     for client in (dana, other):
         await asyncio.wait_for(client.closed.wait(), 5)
         await client.close()
     await dana.expect(re.compile(r"останавливается|перезапуск|выключ", re.I))
+    db = sqlite3.connect(srv.data_dir / "korchma.sqlite3", timeout=10)
+    try:
+        assert db.execute("SELECT encoding FROM account WHERE name = 'Кира'").fetchone() == ("koi8-r",)
+    finally:
+        db.close()
     assert re.search(r"login.*door=web.*address=203\.0\.113\.7", srv.log()), srv.log()[-3000:]
 
 

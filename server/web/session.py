@@ -48,7 +48,10 @@ class WebSession(Session):
         self.ws = ws
         self.width = 0  # the browser wraps, at its own width
         self.term_color = True  # the page draws every style; `color off` still turns them off
-        self.encoding_known = True  # WebSocket text is UTF-8: no encoding menu
+        # WebSocket text is UTF-8 (set_encoding keeps it so); no menu is ever shown (start greets at
+        # once), and "not known" keeps the account's telnet encoding from being overwritten with
+        # this door's at login (server/app.py logged_in), as on SSH.
+        self.encoding_known = False
         self._frames: deque[str] = deque()
         self._backlog = 0
         self._wake = asyncio.Event()
@@ -139,6 +142,9 @@ class WebSession(Session):
             pass
         finally:
             self._frames.clear()
+
+    def set_encoding(self, encoding: str) -> None:
+        """The account's `encoding` is its telnet client's; a WebSocket speaks UTF-8."""
 
     def apply_account_settings(self, account: Any) -> None:
         """Logged in: the page learns whose it is (its panels mark "me") and the verbs to
