@@ -33,9 +33,22 @@ MAX_BACKLOG = 512 * 1024
 
 
 class WebText(str):
-    """A rendered message: already markup (server/web/markup.py), sent as it is."""
+    """A rendered message: already markup (server/web/markup.py), sent as it is. The world
+    renders a line once for every session of the same language and colour (world/hub.py), so
+    its frame is made once too (``frame_body``) and shared by them all."""
 
-    __slots__ = ()
+    body: str
+
+    def frame_body(self) -> str:
+        try:
+            return self.body
+        except AttributeError:
+            self.body = _dumps({"text": str(self).rstrip("\n")})
+            return self.body
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 class WebSession(Session):
@@ -73,16 +86,13 @@ class WebSession(Session):
     def write(self, rendered: Any) -> None:
         if self._gone or self.pager.hold(rendered):
             return
-        if isinstance(rendered, WebText):
-            text = str(rendered)
-        else:  # a line written as it is (a pager's prompt, a plain notice): escaped here
+        if not isinstance(rendered, WebText):  # a line written as it is (a pager's prompt): escaped here
             if isinstance(rendered, (bytes, bytearray)):
                 rendered = bytes(rendered).decode("utf-8", "replace")
-            text = to_html(str(rendered), self.color)
-        text = text.rstrip("\n")
-        if text:
+            rendered = WebText(to_html(str(rendered), self.color))
+        if rendered.strip("\n"):
             self._language_frame()
-            self.frame({"text": text})
+            self.send_body(rendered.frame_body())
 
     def _language_frame(self) -> None:
         """The page's own few words follow the session's language (docs/web.md ``lang``)."""
@@ -111,10 +121,14 @@ class WebSession(Session):
             self.frame({"echo": on})
 
     def frame(self, data: dict[str, Any]) -> None:
-        """Queue one JSON frame; a browser too far behind is dropped."""
+        """Queue one JSON frame."""
+        if not self._gone:
+            self.send_body(_dumps(data))
+
+    def send_body(self, body: str) -> None:
+        """Queue one frame's JSON text; a browser too far behind is dropped."""
         if self._gone:
             return
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         self._frames.append(body)
         self._backlog += len(body)
         if self._backlog > MAX_BACKLOG:
