@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.procs import ServerProcess  # noqa: E402
 from tests.telnet_client import log_in  # noqa: E402
 from tests.web_client import web_log_in  # noqa: E402
 
@@ -42,14 +40,7 @@ command_burst = 1000
 argon2_memory = 8
 argon2_time = 1
 """
-READY = re.compile(r"KORCHMA READY telnet=(\d+) ssh=(\d+).* web=(\d+)")
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+READY = r"KORCHMA READY telnet=(\d+) ssh=(\d+).* web=(\d+)"
 
 
 async def heard_by_all(speaker, listeners, text: str) -> float:
@@ -60,11 +51,11 @@ async def heard_by_all(speaker, listeners, text: str) -> float:
     return time.perf_counter() - started
 
 
-async def door(name: str, clients: int, says: int, pid: int, connect) -> dict:
-    before = rss_kib(pid)
+async def door(name: str, clients: int, says: int, server: ServerProcess, connect) -> dict:
+    before = server.rss_kib()
     people = [await connect(f"{name}{i:03d}") for i in range(clients + 1)]
     await asyncio.sleep(1.0)
-    after = rss_kib(pid)
+    after = server.rss_kib()
     speaker, listeners = people[0], people[1:]
     times = [await heard_by_all(speaker, listeners, f"{name}-line-{n}") for n in range(says)]
     for client in people:
@@ -81,27 +72,18 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "bench.toml"
         cfg.write_text(CONFIG)
-        proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--config", str(ROOT / "config.toml"),
-                                 "--config", str(cfg), "--telnet-port", "0", "--ssh-port", "0",
-                                 "--data-dir", str(Path(tmp) / "data"), "--log-level", "WARNING"],
-                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        server = ServerProcess("korchma", [sys.executable, "-m", "server", "serve", "--config", str(ROOT / "config.toml"),
+                                           "--config", str(cfg), "--telnet-port", "0", "--ssh-port", "0",
+                                           "--data-dir", str(Path(tmp) / "data"), "--log-level", "WARNING"],
+                               READY, Path(tmp) / "server.log", ROOT)
+        match = await server.start()
         try:
-            assert proc.stdout is not None
-            match = None
-            while match is None:
-                line = proc.stdout.readline()
-                if not line:
-                    raise SystemExit("the server did not start")
-                match = READY.search(line)
             telnet_port, web_port = int(match.group(1)), int(match.group(3))
-            telnet = await door("Tel", args.clients, args.says, proc.pid,
-                                lambda n: log_in(telnet_port, n))
-            web = await door("Web", args.clients, args.says, proc.pid,
-                             lambda n: web_log_in(web_port, n))
+            telnet = await door("Tel", args.clients, args.says, server, lambda n: log_in(telnet_port, n))
+            web = await door("Web", args.clients, args.says, server, lambda n: web_log_in(web_port, n))
         finally:
-            proc.terminate()
-            proc.wait(20)
-    print(f"{args.clients} listeners, {args.says} says each, one server (pid {os.getpid()} ran the clients):")
+            await server.stop()
+    print(f"{args.clients} listeners, {args.says} says each, one server (this process ran the clients):")
     for label, row in (("telnet (baseline)", telnet), ("web", web)):
         print(f"  {label:18} say heard by all: median {row['median_ms']:7.1f} ms, worst {row['worst_ms']:7.1f} ms; "
               f"RSS {row['kib_per_session']:6.1f} KiB a session")
