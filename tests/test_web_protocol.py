@@ -192,3 +192,26 @@ def test_a_busy_web_port_is_one_line_at_start(server_factory):
             server_factory(f"[web]\nport = {port}\n")
     assert f"web port {port} is already in use" in str(failed.value)
     assert "web.port or --web-port" in str(failed.value) and "Traceback" not in str(failed.value)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en", "uk"])
+def test_a_button_types_a_verb_its_command_knows(lang):
+    """The page's buttons type ``words.verb[KEY]`` (server/web/words.py): for every game command,
+    in every language, that word must be one of the command's own verbs."""
+    from commands import load_all  # noqa: F401  (registers every command)
+    from commands.base import REGISTRY
+    from server.web.words import game_words
+
+    wrong = []
+    for cmd in REGISTRY:
+        if cmd.game is None or not cmd.usage:
+            continue
+        word = game_words(cmd.game, lang)["verb"].get(cmd.key)
+        if word is None or word.casefold() not in {v.casefold() for v in cmd.verbs}:
+            wrong.append(f"{cmd.game}.{cmd.key}: {word!r} not in {cmd.verbs}")
+    assert not wrong, "\n".join(wrong)
+    # And the roles a Coup button names (``block губернатор``) are read back as those roles.
+    from commands.games.coup import parse_role
+
+    for key, name in game_words("coup", lang)["role"].items():
+        assert parse_role(name.lower()) == key, (lang, key, name)
