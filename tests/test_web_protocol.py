@@ -93,6 +93,10 @@ async def test_web_login_chat_gmcp_and_bad_frames(server_factory):
     await anna.expect("after the flood")
     await gleb.expect("after the flood")
 
+    # `quit` says goodbye and closes the socket, as on telnet.
+    gleb.send_line("quit")
+    await asyncio.wait_for(gleb.closed.wait(), 5)
+    assert "Счастливого пути" in gleb.text[gleb.mark:], gleb.text[-500:]
     # The password never reaches the log; the login timeout closes a silent page with its line.
     idle = await WebClient().connect(srv.web_port)
     await asyncio.wait_for(idle.closed.wait(), 8)
