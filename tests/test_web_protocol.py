@@ -115,7 +115,13 @@ async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     # Behind a trusted proxy (here 127.0.0.1): the address it names is the player's.
     # One connection an address, and 127.0.0.1 not exempt: the proxy's players are told apart.
     srv = server_factory(WEB + 'proxy_trusted = ["127.0.0.1"]\n'
-                         + '[limits]\nconnections_per_address = 1\nconnections_exempt = []\n')
+                         + '[limits]\nconnections_per_address = 1\nconnections_exempt = []\n'
+                         + '[metrics]\nport = 0\n')
+    # `korchma status` names the web door's port.
+    from tests.test_metrics import status
+
+    shown = await status(srv)
+    assert shown.returncode == 0 and f", web {srv.web_port}" in shown.stdout, shown
     dana = await WebClient().connect(srv.web_port, headers={"X-Forwarded-For": "203.0.113.7"})
     await dana.login("Дана")
     twin = await WebClient().connect(srv.web_port, headers={"X-Forwarded-For": "203.0.113.7"})
