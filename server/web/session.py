@@ -48,7 +48,28 @@ class WebText(str):
 
 
 def _dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+class _LastGmcp:
+    """A broadcast hands the same GMCP object to every session in a row (a room's `Korchma.Room`):
+    the last frame is kept, with its data (so the object cannot be another one at the same
+    address), and a room of N browsers costs one encoding, as on telnet (gmcp_frame)."""
+
+    __slots__ = ("package", "data", "body")
+
+    def __init__(self) -> None:
+        self.package, self.data, self.body = "", None, ""
+
+    def body_of(self, package: str, data: Any) -> str:
+        if data is not None and data is self.data and package == self.package:
+            return self.body
+        body = _dumps({"gmcp": package, "data": data})
+        self.package, self.data, self.body = package, data, body
+        return body
+
+
+LAST_GMCP = _LastGmcp()
 
 
 class WebSession(Session):
@@ -105,7 +126,12 @@ class WebSession(Session):
             return
         if package == "Korchma.Game.View" and isinstance(data, dict):
             self._words_for(data.get("view"))
-        self.frame({"gmcp": package, "data": data})
+        try:
+            body = LAST_GMCP.body_of(package, data)
+        except (TypeError, ValueError):
+            log.exception("GMCP %s not serializable", package)
+            return
+        self.send_body(body)
 
     def _words_for(self, view: Any) -> None:
         """Before a game's first View (and again in a new language): its words (words.py)."""
@@ -198,7 +224,3 @@ class WebSession(Session):
         self.closed = True
         self._gone = True
         self._wake.set()
-
-    @property
-    def gone(self) -> bool:
-        return self._gone
