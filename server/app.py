@@ -49,6 +49,7 @@ class App:
         self.ssh_port = 0
         self.telnet_sockets: list[listener.GuardedSocket] = []
         self.ssh_sockets: list[listener.GuardedSocket] = []
+        self.web: Any = None  # [web] port set: the page and its WebSocket (server/web/)
         self.metrics: ServerMeters | None = None  # [metrics] port set: /metrics (server/metrics.py)
         self.stopped = asyncio.Event()
         self.shutdown_task: asyncio.Task | None = None
@@ -102,6 +103,11 @@ class App:
         await self._join_cluster()
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
+        from .web.door import start_web
+
+        self.web = await start_web(self)
+        if self.web is not None:
+            log.info("web listening on http://%s:%d/", self.web.host, self.web.port)
         # Beside the open doors: a first start on years of games spends most of an hour on it.
         self.rating_sweep = loop.create_task(ratings.sweep_after_start())
         schema.report(migrated)
@@ -109,7 +115,8 @@ class App:
             self.metrics.start()
         metrics_port = self.metrics.port if self.metrics else None
         runfile.write(cfg.data_dir, host=host, telnet=self.telnet_port, ssh=self.ssh_port,
-                      metrics_host=cfg.section("metrics")["host"], metrics=metrics_port)
+                      metrics_host=cfg.section("metrics")["host"], metrics=metrics_port,
+                      web=self.web.port if self.web else None)
         # SIGTERM and SIGINT stop cleanly from the moment READY is out (a script may send one
         # as soon as it reads the line).
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -121,7 +128,8 @@ class App:
             loop.add_signal_handler(signal.SIGHUP, self.on_sighup)
         # A line tests and scripts can wait for (the run file `korchma status` reads is there by then).
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
-              + (f" metrics={metrics_port}" if self.metrics else ""), flush=True)
+              + (f" metrics={metrics_port}" if self.metrics else "")
+              + (f" web={self.web.port}" if self.web else ""), flush=True)
 
     async def _join_cluster(self) -> None:
         """[cluster] redis_url set: this node's bus and presence (world/cluster/node.py)."""
@@ -150,6 +158,8 @@ class App:
                 closer.close()
         for sock in [*self.telnet_sockets, *self.ssh_sockets]:
             sock.close()
+        if self.web is not None:
+            await self.web.close()
         if self.world.tables is not None:
             try:
                 await self.world.tables.stop()
@@ -273,6 +283,8 @@ class App:
             self.telnet.close()
         if self.ssh is not None:
             self.ssh.close()
+        if self.web is not None:
+            await self.web.close()
         await db.close()
         await close_metrics(self.metrics)
         runfile.remove(self.config.data_dir)

@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--ssh-port", type=int, default=None, metavar="N", help="SSH port (0 = any free port)")
     serve.add_argument("--metrics-port", type=int, default=None, metavar="N",
                        help="serve Prometheus /metrics on this port (0 = any free port, -1 = off)")
+    serve.add_argument("--web-port", type=int, default=None, metavar="N",
+                       help="serve the web page and its WebSocket on this port (0 = any free port, -1 = off)")
     serve.add_argument("--redis-url", default=None, metavar="URL",
                        help="join the nodes that share this Redis (or Valkey): cluster.redis_url, docs/cluster.md")
     serve.add_argument("--node", default=None, metavar="NAME",
@@ -87,6 +89,8 @@ def load_config(args: argparse.Namespace) -> config_mod.Config:
             over["server"][key] = value
     if getattr(args, "metrics_port", None) is not None:
         over["metrics"] = {"port": args.metrics_port}
+    if getattr(args, "web_port", None) is not None:
+        over["web"] = {"port": args.web_port}
     for key in ("redis_url", "node"):
         if getattr(args, key, None) is not None:
             over.setdefault("cluster", {})[key] = getattr(args, key)

@@ -100,7 +100,7 @@ def summary(info: dict[str, Any], found: dict[str, list[tuple[dict[str, str], fl
     metrics_at = address(str(info.get("metrics_host", "")), int(info["metrics"]))
     return [
         f"korchma is running: pid {info['pid']}, up {up}; telnet {info.get('telnet')}, ssh {info.get('ssh')}, "
-        f"metrics {metrics_at}",
+        f"metrics {metrics_at}" + (f", web {info['web']}" if info.get("web") is not None else ""),
         f"sessions: {sum(sessions.values())} ({listed(sessions)}), logged in {logged_in}",
         f"tables: {sum(states.values())} ({listed(states)}); open and running by game: {listed(games)}",
         f"logins: {logins}, refused {refused}; actions applied: {actions}",

@@ -84,6 +84,8 @@ DEFAULTS: dict[str, Any] = {
     },
     # Prometheus text at http://host:port/metrics (server/metrics.py); off by default.
     "metrics": {"host": "127.0.0.1", "port": -1},
+    # The web door: a page and its WebSocket at http://host:port/ (server/web/); off by default.
+    "web": {"host": "127.0.0.1", "port": -1, "proxy_trusted": []},
     # Several nodes, one tavern (docs/cluster.md): off unless a Redis URL is given.
     "cluster": {"redis_url": "", "node": "", "lease_seconds": 5.0, "heartbeat_seconds": 1.0},
     "log": {

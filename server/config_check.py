@@ -145,6 +145,11 @@ RULES: dict[str, dict[str, Rule]] = {
         "host": Rule("text", nonempty=True),
         "port": Rule("int", -1, 65535),  # -1: off; 0: any free port
     },
+    "web": {
+        "host": Rule("text", nonempty=True),
+        "port": Rule("int", -1, 65535),  # -1: off; 0: any free port
+        "proxy_trusted": Rule("addresses"),  # X-Forwarded-For is read only from these
+    },
     "log": {
         "level": Rule("text", choices=("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")),
         "console": Rule("text", choices=("stderr", "stdout", "off")),
@@ -158,6 +163,7 @@ RULES: dict[str, dict[str, Rule]] = {
 FLAGS = {"host": "--host", "telnet_port": "--telnet-port", "ssh_port": "--ssh-port",
          "data_dir": "--data-dir", "database_url": "--database-url"}
 METRICS_FLAGS = {"port": "--metrics-port"}
+WEB_FLAGS = {"port": "--web-port"}
 CLUSTER_FLAGS = {"redis_url": "--redis-url", "node": "--node"}
 
 
@@ -263,7 +269,8 @@ class Origin:
 
     def where(self, section: str, key: str | None = None) -> str:
         if self.path is None:
-            flag = {"server": FLAGS, "metrics": METRICS_FLAGS, "cluster": CLUSTER_FLAGS}.get(section, {}).get(key or "")
+            flag = {"server": FLAGS, "metrics": METRICS_FLAGS, "web": WEB_FLAGS,
+                    "cluster": CLUSTER_FLAGS}.get(section, {}).get(key or "")
             return flag or "command line"
         line = self.line_of(section, key)
         return f"{self.path}, line {line}" if line else str(self.path)

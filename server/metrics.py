@@ -38,7 +38,7 @@ log = logging.getLogger("korchma.metrics")
 
 #: Seconds between two event-loop lag samples (and refreshes of the session and table gauges).
 TICK = 1.0
-DOORS = ("telnet", "ssh")
+DOORS = ("telnet", "ssh", "web")
 TABLE_STATES = ("open", "running", "finished", "closed", "broken")
 #: Seconds; from a quick command (a millisecond) to one that waits on a slow database.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

@@ -121,6 +121,14 @@ class Session:
     async def close(self, message: Msg | None = None) -> None:
         raise NotImplementedError
 
+    def last_words(self, message: Msg | None, gone: bool) -> None:
+        """A door's ``close`` begins here: no page is held any longer, ``message`` goes out
+        unless the connection is ``gone`` already, and the session takes no more lines."""
+        self.pager.finish()
+        if message is not None and not gone:
+            self.write(self.render(message))
+        self.closed = True
+
     # -- output --------------------------------------------------------------------------
 
     @property

@@ -155,8 +155,9 @@ def wait_for_database_threads(timeout: float = 5.0) -> None:
 def port_problem(door: str, host: str, port: int, err: OSError) -> StartupError:
     flag, key = {"telnet": ("--telnet-port", "server.telnet_port"),
                  "ssh": ("--ssh-port", "server.ssh_port"),
-                 "metrics": ("--metrics-port", "metrics.port")}[door]
-    host_hint = "metrics.host" if door == "metrics" else "server.host or --host"
+                 "metrics": ("--metrics-port", "metrics.port"),
+                 "web": ("--web-port", "web.port")}[door]
+    host_hint = f"{door}.host" if door in ("metrics", "web") else "server.host or --host"
     where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
     if err.errno == errno.EADDRINUSE:
         return StartupError(f"{door} port {port} is already in use on {host or 'every address'} "

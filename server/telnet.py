@@ -226,10 +226,7 @@ class TelnetSession(Session):
             w.iac(WILL, ECHO)
 
     async def close(self, message: Msg | None = None) -> None:
-        self.pager.finish()
-        if message is not None and not self._gone:
-            self.write(self.render(message))
-        self.closed = True
+        self.last_words(message, self._gone)
         self._drop()
 
     def _drop(self) -> None:

@@ -20,7 +20,7 @@ import pytest
 from tests.forkserver import ForkClient
 
 ROOT = Path(__file__).resolve().parents[1]
-READY = re.compile(r"KORCHMA READY telnet=(\d+) ssh=(\d+)(?: metrics=(\d+))?")
+READY = re.compile(r"KORCHMA READY telnet=(\d+) ssh=(\d+)(?: metrics=(\d+))?(?: web=(\d+))?")
 # Servers are forked from a process that imported the server once (tests/forkserver.py), which
 # saves each start most of its CPU; KORCHMA_TEST_FORK=0 starts each with a plain exec instead.
 _FORK = ForkClient(ROOT) if os.environ.get("KORCHMA_TEST_FORK", "1") != "0" else None
@@ -38,6 +38,7 @@ class ServerProcess:
     telnet_port: int = 0
     ssh_port: int = 0
     metrics_port: int | None = None  # [metrics] port set: the port /metrics is on
+    web_port: int | None = None  # [web] port set: the port of the page and its WebSocket
     log_path: Path | None = None
     nofile: int | None = None  # a lower file-descriptor limit (RLIMIT_NOFILE) for the process
 
@@ -75,6 +76,7 @@ class ServerProcess:
             if m:
                 self.telnet_port, self.ssh_port = int(m.group(1)), int(m.group(2))
                 self.metrics_port = int(m.group(3)) if m.group(3) else None
+                self.web_port = int(m.group(4)) if m.group(4) else None
                 return self
         self.proc.kill()
         raise RuntimeError(f"server did not start:\n{self.log_path.read_text()}")
