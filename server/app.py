@@ -103,9 +103,10 @@ class App:
         await self._join_cluster()
         log.info("telnet listening on %s:%d", host, self.telnet_port)
         log.info("ssh listening on %s:%d", host, self.ssh_port)
-        from .web.door import start_web
+        if int(cfg.section("web")["port"]) >= 0:  # (aiohttp is imported only for a web door)
+            from .web.door import start_web
 
-        self.web = await start_web(self)
+            self.web = await start_web(self)
         if self.web is not None:
             log.info("web listening on http://%s:%d/", self.web.host, self.web.port)
         # Beside the open doors: a first start on years of games spends most of an hour on it.

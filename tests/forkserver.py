@@ -35,7 +35,8 @@ from typing import IO, Any
 
 # commands.load_all: every command module (and the world modules they use), which a server
 # otherwise imports at its first command line.
-PRELOAD = ("server.cli", "server.app", "server.ssh", "server.telnet", "commands", "commands.load_all")
+PRELOAD = ("server.cli", "server.app", "server.ssh", "server.telnet", "commands", "commands.load_all",
+           "server.web.door", "redis.asyncio")  # (the web door and the cluster tests: imported only when on)
 
 
 class ForkedProcess:
