@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from commands.base import REGISTRY
+from world.cluster.play import LOCAL_COMMANDS
 from world.messages import Msg
 from world.models import Account
 from world.rooms import HALL
@@ -67,6 +69,16 @@ class RemotePlayHost:
 
     def __init__(self, app: Any) -> None:
         self.app = app
+        self._local: frozenset[str] | None = None
+
+    def stays_here(self, verb: str) -> bool:
+        """A verb of a command that acts on the player's own session or node (``password``, ``quit``,
+        ``tell``...): run at the player's node even while at another node's table."""
+        if self._local is None:
+            from commands import load_all  # noqa: F401  (registers every command once)
+
+            self._local = frozenset(v.casefold() for c in REGISTRY if c.key in LOCAL_COMMANDS for v in c.verbs)
+        return verb.casefold() in self._local
 
     async def make_proxy(self, account: Account, info: dict[str, Any], origin: str) -> RemoteSession:
         world = self.app.world

@@ -12,7 +12,7 @@ import asyncio
 import re
 
 from tests.pg import pg_cluster, pg_database  # noqa: F401  (fixtures)
-from tests.test_cluster_failover import assert_whole_log, log_rows, until
+from tests.test_cluster_failover import assert_whole_log, log_authors, log_rows, until
 from tests.test_coup_flow import Player
 from tests.valkey import valkey  # noqa: F401  (fixture)
 from tests.wire import FINISHED, open_table, person
@@ -44,11 +44,11 @@ async def company(a, b, c):
 
 
 async def seat_and_start(anna, boris, vera) -> int:
-    number = await open_table(anna, "открыть переворот seats=4")
+    number = await open_table(anna, "открыть переворот seats=3")
     boris.send_line(f"join {number}")  # a table of node A, typed on node B
     await boris.expect(f"You sit down at table {number}")
-    anna.send_line("боты 2")
-    await anna.expect("За стол садятся 2 бота")
+    anna.send_line("боты 1")
+    await anna.expect("За стол садится 1 бот")
     vera.send_line(f"спостерігати {number}")  # on node C
     await vera.expect(f"Ви спостерігаєте за столом {number}")
     anna.send_line("начать")
@@ -92,25 +92,32 @@ async def test_players_on_three_nodes_play_at_one_table_and_survive_its_owner(
     # The game's end is not the end of their evening: out of the table, back in their own halls.
     for client, word in ((boris, "leave"), (vera, "піти"), (anna, "встать")):
         client.send_line(word)
-    await boris.expect(f"You stand up from table {number}.")
-    boris.mark_here()
+    for client, said in ((boris, "You stand up from table {n}."), (vera, "Ви встаєте з-за столу {n}."),
+                         (anna, "Вы встаёте из-за стола {n}.")):
+        await client.expect(said.format(n=number))
     boris.send_line("look")
-    await boris.expect("Here:")  # B's hall, run on B: not forwarded any more
+    await boris.expect("The tavern hall")  # B's hall, run on B: not forwarded any more
 
     # Game 2: A dies mid-game.
     marks = {id(client): len(client.text) for client in (boris, vera)}
     number = await seat_and_start(anna, boris, vera)
-    boris_play = asyncio.ensure_future(Later("Boris", "en", boris, boris_eyes, 3).play(loop.time() + 150))
+    boris_player = Later("Boris", "en", boris, boris_eyes, 3)
+    boris_play = asyncio.ensure_future(boris_player.play(loop.time() + 60))
     await until(lambda: _steps_at_least(pg_database, number, 4), 30, "four steps on A")
     before = await log_rows(pg_database, number)  # every step A acknowledged (it speaks after committing)
     a.kill9()
     await anna.close()
     taker = await until(lambda: next((n for n in (b, c) if f"table {number}: its owner's lease had lapsed"
                                       in n.log()), None), 10, "B or C takes the table")
+    boris_player.enough = boris_player.awaitings + 2  # two more moves of his, at the new owner
     anna = await person(c, "telnet", "Анна", gmcp=True, create=False)  # back, on another node
     await anna.expect(f"Вы снова за столом {number}.", since_mark=False)
-    await asyncio.gather(boris_play, Later("Анна", "ru", anna, anna, 4).play(loop.time() + 150))
-    await vera.expect(FINISHED, timeout=30)
+    await boris_play
+    seat = boris_player.names().index("Boris")
+    await until(lambda: _played_after(pg_database, number, len(before), seat), 10, "a move of Boris's at the new owner")
+    for client, word in ((boris, "leave"), (anna, "встать")):  # the bots finish the game
+        client.send_line(word)
+    await vera.expect(FINISHED, timeout=30)  # the watcher sees the end (the others left: bots finished)
     for client, lang in ((boris, "en"), (vera, "uk")):  # told once, on the node they are on
         assert client.text[marks[id(client)]:].count(MOVED[lang].format(n=number)) == 1, client.text[marks[id(client)]:]
     after = await log_rows(pg_database, number)
@@ -127,8 +134,11 @@ class Later(Player):
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.from_text, self.from_gmcp = len(self.eyes.text), len(self.eyes.gmcp_messages)
+        self.enough: int | None = None  # stop after so many answers
 
     def over(self) -> bool:
+        if self.enough is not None and self.awaitings >= self.enough:
+            return True
         return any(name == "Korchma.Game.Event" and data.get("key") == self.winner_key
                    for name, data in self.eyes.gmcp_messages[self.from_gmcp:]) or bool(
             FINISHED.search(self.eyes.text[self.from_text:]))
@@ -136,3 +146,8 @@ class Later(Player):
 
 async def _steps_at_least(db: str, number: int, count: int) -> bool:
     return len(await log_rows(db, number)) >= count
+
+
+async def _played_after(db: str, number: int, start: int, seat: int) -> bool:
+    rows, authors = await log_rows(db, number), await log_authors(db, number)
+    return any(row[1] == seat and by == "player" for row, by in list(zip(rows, authors))[start:])

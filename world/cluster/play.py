@@ -35,8 +35,8 @@ from .lease import lease_key
 
 log = logging.getLogger("korchma.cluster")
 
-# Commands that act on the session itself, its account or the player's node: run where the
-# session is, even while the player is at a remote table.
+# Commands that act on the session itself, its account or the player's node: typed by their
+# verb (any language), they run where the session is, even while the player is at a remote table.
 LOCAL_COMMANDS = frozenset({"quit", "password", "lang", "encoding", "color", "alias", "unalias", "pagelength",
                             "tell", "reply", "who", "finger", "afk", "ignore", "unignore", "chat", "channels",
                             "inbox", "recall"})
@@ -49,6 +49,8 @@ class PlayHost(Protocol):
     async def make_proxy(self, account: Account, info: dict[str, Any], origin: str) -> Any: ...
 
     async def run_line(self, session: Any, line: str) -> None: ...
+
+    def stays_here(self, verb: str) -> bool: ...
 
 
 def session_info(session: Any) -> dict[str, Any]:
@@ -66,6 +68,7 @@ class RemotePlay:
         self.remote_at: dict[int, tuple[str, int, str]] = {}  # account -> (owner node, table, role)
         self.proxies: dict[tuple[str, int], Any] = {}  # (player's node, account) -> proxy
         self._task: asyncio.Task | None = None
+        self._running: set[asyncio.Task] = set()  # forwarded lines being run here
         for kind, handler in (("play.line", self._on_line), ("play.attach", self._on_attach),
                               ("play.detach", self._on_detach), ("play.out", self._on_out),
                               ("play.gmcp", self._on_gmcp), ("play.state", self._on_state)):
@@ -75,8 +78,9 @@ class RemotePlay:
         self._task = asyncio.get_running_loop().create_task(self._beat())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in [self._task, *self._running]:
+            if task is not None:
+                task.cancel()
 
     # -- B: the player's node ------------------------------------------------------------------
 
@@ -84,17 +88,17 @@ class RemotePlay:
         """Send ``parsed`` to the owner of the account's table, if that table is another node's;
         False if the line is this node's to run."""
         account = session.account
-        if account is None or parsed.secret or self.host is None:
+        if account is None or self.host is None or not parsed.verb:
             return False
-        key = parsed.command.key if parsed.command is not None else None
         line = f"{parsed.verb} {parsed.rest}".strip()
         where = self.remote_at.get(account.id)
-        if where is not None:
-            if key in LOCAL_COMMANDS:
+        if where is not None:  # read here among the hall's commands: only the verb itself counts
+            if self.host.stays_here(parsed.verb):
                 return False
             self._send_line(where[0], session, line)
             return True
-        if key not in TABLE_ENTRIES or not parsed.rest.strip():
+        key = parsed.command.key if parsed.command is not None else None
+        if parsed.secret or key not in TABLE_ENTRIES or not parsed.rest.strip():
             return False
         word = parsed.rest.split()[0].lstrip("#№")
         tables = self.world.tables
@@ -217,8 +221,19 @@ class RemotePlay:
         proxy = await self._proxy(origin, payload)
         if proxy is None or self.host is None:
             return
-        await self.host.run_line(proxy, str(payload["line"]))
-        self._report(origin, proxy.account.id)
+        # Run beside the bus, not in it: a move's commit must not hold every other node's line.
+        # The proxy's lock (taken first thing, in the order the lines came) keeps its lines in order.
+        task = asyncio.get_running_loop().create_task(self._run(proxy, origin, str(payload["line"])))
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
+
+    async def _run(self, proxy: Any, origin: str, line: str) -> None:
+        assert self.host is not None
+        try:
+            await self.host.run_line(proxy, line)
+        finally:
+            if self.proxies.get((origin, proxy.account.id)) is proxy:
+                self._report(origin, proxy.account.id)
 
     async def _on_attach(self, payload: dict[str, Any], origin: str) -> None:
         """The player's node (re)attaches an account at table N: seated, back to the seat (as a
