@@ -107,12 +107,14 @@ async def test_players_on_three_nodes_play_at_one_table_and_survive_its_owner(
     before = await log_rows(pg_database, number)  # every step A acknowledged (it speaks after committing)
     a.kill9()
     await anna.close()
+    vera.send_line("look")  # to A, dead: no answer, and she is told her line was not taken
     taker = await until(lambda: next((n for n in (b, c) if f"table {number}: its owner's lease had lapsed"
                                       in n.log()), None), 10, "B or C takes the table")
     boris_player.enough = boris_player.awaitings + 2  # two more moves of his, at the new owner
     anna = await person(c, "telnet", "Анна", gmcp=True, create=False)  # back, on another node
     await anna.expect(f"Вы снова за столом {number}.", since_mark=False)
     await boris_play
+    await vera.expect(f"Стіл {number} не відповів", since_mark=False, timeout=10)
     seat = boris_player.names().index("Boris")
     await until(lambda: _played_after(pg_database, number, len(before), seat), 10, "a move of Boris's at the new owner")
     for client, word in ((boris, "leave"), (anna, "встать")):  # the bots finish the game

@@ -52,7 +52,8 @@ class ClusterNode:
                               ("announce", self._on_announce), ("tell", self._on_tell),
                               ("deliver", self._on_deliver)):
             self.bus.on(kind, handler)
-        self.play = RemotePlay(self, float(section["heartbeat_seconds"]))  # tables of other nodes (world/cluster/play.py)
+        # Tables of other nodes (world/cluster/play.py).
+        self.play = RemotePlay(self, float(section["heartbeat_seconds"]), float(section["lease_seconds"]))
 
     async def start(self) -> None:
         """Start beating and listening; never waits for Redis (a node starts while it is down)."""

@@ -60,8 +60,9 @@ def session_info(session: Any) -> dict[str, Any]:
 
 
 class RemotePlay:
-    def __init__(self, node: Any, heartbeat: float) -> None:
+    def __init__(self, node: Any, heartbeat: float, lease: float) -> None:
         self.node = node
+        self.answer_wait = lease  # a forwarded line unanswered so long: its table's node is gone
         self.world = node.world
         self.heartbeat = heartbeat
         self.host: PlayHost | None = None
@@ -69,6 +70,8 @@ class RemotePlay:
         self.proxies: dict[tuple[str, int], Any] = {}  # (player's node, account) -> proxy
         self._task: asyncio.Task | None = None
         self._running: set[asyncio.Task] = set()  # forwarded lines being run here
+        self._sent = 0
+        self.unanswered: dict[int, tuple[int, int, float]] = {}  # line -> (account, table, loop time sent)
         for kind, handler in (("play.line", self._on_line), ("play.attach", self._on_attach),
                               ("play.detach", self._on_detach), ("play.out", self._on_out),
                               ("play.gmcp", self._on_gmcp), ("play.state", self._on_state)):
@@ -95,7 +98,7 @@ class RemotePlay:
         if where is not None:  # read here among the hall's commands: only the verb itself counts
             if self.host.stays_here(parsed.verb):
                 return False
-            self._send_line(where[0], session, line)
+            self._send_line(where[0], session, line, where[1])
             return True
         key = parsed.command.key if parsed.command is not None else None
         if parsed.secret or key not in TABLE_ENTRIES or not parsed.rest.strip():
@@ -107,12 +110,23 @@ class RemotePlay:
         owner = await self.owner_of(int(word))
         if owner is None or owner == self.node.node:
             return False
-        self._send_line(owner, session, line)
+        self._send_line(owner, session, line, int(word))
         return True
 
-    def _send_line(self, owner: str, session: Any, line: str) -> None:
-        self.node.bus.publish("play.line", {"account": session.account.id, "line": line,
+    def _send_line(self, owner: str, session: Any, line: str, number: int) -> None:
+        self._sent += 1
+        self.unanswered[self._sent] = (session.account.id, number, asyncio.get_running_loop().time())
+        self.node.bus.publish("play.line", {"account": session.account.id, "line": line, "seq": self._sent,
                                             "info": session_info(session)}, node=owner)
+
+    def _no_answers(self) -> None:
+        """Lines whose table's node never answered (it died with them): the player hears it once
+        per line, so that a move is typed again (nothing unanswered was taken: docs/cluster.md)."""
+        now = asyncio.get_running_loop().time()
+        for seq, (account_id, number, sent) in list(self.unanswered.items()):
+            if now - sent > self.answer_wait:
+                del self.unanswered[seq]
+                self.world.deliver(account_id, msg("cluster_play.no_answer", number=number))
 
     async def owner_of(self, number: int) -> str | None:
         """The node whose lease covers table ``number`` now, or None (no lease, Redis away)."""
@@ -153,6 +167,7 @@ class RemotePlay:
 
     def _on_state(self, payload: dict[str, Any], origin: str) -> None:
         account_id, number = int(payload["account"]), payload.get("table")
+        self.unanswered.pop(int(payload.get("seq") or 0), None)
         if not self.world.is_online(account_id):
             if number is not None:  # gone meanwhile: the owner must not keep a proxy for nobody
                 self.node.bus.publish("play.detach", {"account": account_id}, node=origin)
@@ -170,6 +185,7 @@ class RemotePlay:
             await asyncio.sleep(self.heartbeat)
             try:
                 await self._follow_leases()
+                self._no_answers()
                 self._sweep_proxies()
             except Exception as err:  # noqa: BLE001 - tried again at the next heartbeat
                 log.debug("cluster play: heartbeat failed (%s)", err)
@@ -223,17 +239,17 @@ class RemotePlay:
             return
         # Run beside the bus, not in it: a move's commit must not hold every other node's line.
         # The proxy's lock (taken first thing, in the order the lines came) keeps its lines in order.
-        task = asyncio.get_running_loop().create_task(self._run(proxy, origin, str(payload["line"])))
+        line, seq = str(payload["line"]), int(payload.get("seq") or 0)
+        task = asyncio.get_running_loop().create_task(self._run(proxy, origin, line, seq))
         self._running.add(task)
         task.add_done_callback(self._running.discard)
 
-    async def _run(self, proxy: Any, origin: str, line: str) -> None:
+    async def _run(self, proxy: Any, origin: str, line: str, seq: int) -> None:
         assert self.host is not None
         try:
             await self.host.run_line(proxy, line)
         finally:
-            if self.proxies.get((origin, proxy.account.id)) is proxy:
-                self._report(origin, proxy.account.id)
+            self._report(origin, proxy.account.id, seq)
 
     async def _on_attach(self, payload: dict[str, Any], origin: str) -> None:
         """The player's node (re)attaches an account at table N: seated, back to the seat (as a
@@ -253,18 +269,19 @@ class RemotePlay:
     def _on_detach(self, payload: dict[str, Any], origin: str) -> None:
         self._drop(origin, int(payload["account"]))
 
-    def _report(self, origin: str, account_id: int) -> None:
-        """Tell the player's node where the account is here; a proxy not at a table goes."""
+    def _report(self, origin: str, account_id: int, seq: int = 0) -> None:
+        """Tell the player's node where the account is here (and that line ``seq`` was run);
+        a proxy not at a table goes."""
         tables = self.world.tables
         table = tables.table_of(account_id) if tables is not None else None
         if table is None or table.state_name not in ("open", "running", "finished"):
             self._drop(origin, account_id)
-            self.node.bus.publish("play.state", {"account": account_id, "table": None}, node=origin)
+            self.node.bus.publish("play.state", {"account": account_id, "table": None, "seq": seq}, node=origin)
             return
         role = "seat" if table.seat_of(account_id) is not None else (
             "master" if account_id in table.masters else "watch")
-        self.node.bus.publish("play.state", {"account": account_id, "table": table.number, "role": role},
-                              node=origin)
+        self.node.bus.publish("play.state", {"account": account_id, "table": table.number, "role": role,
+                                             "seq": seq}, node=origin)
 
     def _drop(self, origin: str, account_id: int) -> None:
         proxy = self.proxies.pop((origin, account_id), None)
