@@ -4,8 +4,8 @@ Russian) opens Coup with bots; Boris on node B (SSH, English; his GMCP on a teln
 own on B) joins it; Віра on node C (telnet, Ukrainian) watches it. They play, typing real moves,
 to the end; each whisper reaches its own player's sessions only, on their node only (texts and
 GMCP compared). Then a second game, and A is killed (SIGKILL) mid-game: B or C takes the table,
-Boris and Віра are told once and play on to the end, the log is whole, and Анна, back on C,
-finds her seat."""
+Boris and Віра are told once and play on to the end, the log is whole, and Анна, back on
+the node that did not take the table, finds her seat there (attached to the new owner)."""
 from __future__ import annotations
 
 import asyncio
@@ -111,7 +111,8 @@ async def test_players_on_three_nodes_play_at_one_table_and_survive_its_owner(
     taker = await until(lambda: next((n for n in (b, c) if f"table {number}: its owner's lease had lapsed"
                                       in n.log()), None), 10, "B or C takes the table")
     boris_player.enough = boris_player.awaitings + 2  # two more moves of his, at the new owner
-    anna = await person(c, "telnet", "Анна", gmcp=True, create=False)  # back, on another node
+    other = c if taker is b else b  # Анна comes back on the node that did not take it: a remote seat
+    anna = await person(other, "telnet", "Анна", gmcp=True, create=False)
     await anna.expect(f"Вы снова за столом {number}.", since_mark=False)
     await boris_play
     await vera.expect(f"Стіл {number} не відповів", since_mark=False, timeout=10)

@@ -28,7 +28,7 @@ import logging
 from typing import Any, Protocol
 
 from ..messages import msg
-from ..models import Account, Seat
+from ..models import Account, GameTable, Seat
 from ..rooms import HALL, table_room
 from .codec import from_plain, to_plain
 from .lease import lease_key
@@ -119,14 +119,23 @@ class RemotePlay:
         self.node.bus.publish("play.line", {"account": session.account.id, "line": line, "seq": self._sent,
                                             "info": session_info(session)}, node=owner)
 
-    def _no_answers(self) -> None:
+    async def _no_answers(self) -> None:
         """Lines whose table's node never answered (it died with them): the player hears it once
-        per line, so that a move is typed again (nothing unanswered was taken: docs/cluster.md)."""
+        per line, so that a move is typed again (nothing unanswered was taken: docs/cluster.md).
+        A table nobody owns that is not running either (a finished game whose node died: no node
+        takes it over) lets its people go: they are back in this node's hall."""
         now = asyncio.get_running_loop().time()
         for seq, (account_id, number, sent) in list(self.unanswered.items()):
-            if now - sent > self.answer_wait:
-                del self.unanswered[seq]
-                self.world.deliver(account_id, msg("cluster_play.no_answer", number=number))
+            if now - sent <= self.answer_wait:
+                continue
+            del self.unanswered[seq]
+            self.world.deliver(account_id, msg("cluster_play.no_answer", number=number))
+            where = self.remote_at.get(account_id)
+            if where is not None and where[1] == number and await self.owner_of(number) is None:
+                row = await GameTable.get_or_none(id=number)
+                if row is None or row.state != "running":
+                    self.remote_at.pop(account_id, None)
+                    self.world.move(account_id, HALL)
 
     async def owner_of(self, number: int) -> str | None:
         """The node whose lease covers table ``number`` now, or None (no lease, Redis away)."""
@@ -185,7 +194,7 @@ class RemotePlay:
             await asyncio.sleep(self.heartbeat)
             try:
                 await self._follow_leases()
-                self._no_answers()
+                await self._no_answers()
                 self._sweep_proxies()
             except Exception as err:  # noqa: BLE001 - tried again at the next heartbeat
                 log.debug("cluster play: heartbeat failed (%s)", err)
