@@ -25,6 +25,7 @@ from .config import Config
 from .connections import ConnectionLimit
 from .metrics import ServerMeters, close_metrics, open_metrics
 from .reload import Reloader
+from .remote_play import RemotePlayHost
 
 log = logging.getLogger("korchma")
 
@@ -137,6 +138,7 @@ class App:
         if cluster.enabled(self.config):
             node = ClusterNode(self.world, self.config, cluster.node_name(self.config, self.telnet_port))
             self.world.cluster = node
+            node.play.host = RemotePlayHost(self)
             await node.start()
 
     async def _leave_cluster(self) -> None:
@@ -217,6 +219,8 @@ class App:
                                       exclude=[account.id])
         assert self.world.tables is not None
         await self.world.tables.on_login(account, session)
+        if self.world.cluster is not None:  # seated at a table another node runs: back to it
+            await self.world.cluster.play.logged_in(session, account)
         session.gmcp("Korchma.Room", self.world.room_payload(self.world.where(account.id)))
         await show_hall_entry(self.world, session, account.id)  # back in the hall: its last lines
 
@@ -238,6 +242,8 @@ class App:
             await self.world.speak_in("hall", msg("hall.leaves", name=account.name))
             assert self.world.tables is not None
             self.world.tables.on_logout(account)
+        if account is not None and last and self.world.cluster is not None:
+            self.world.cluster.play.logged_out(account.id)
 
     # -- shutdown ------------------------------------------------------------------------
 

@@ -254,6 +254,8 @@ class Session:
                     return
                 if verdict == "warn":
                     self.send("input.flood_warning")
+                if self.world.cluster is not None and await self.world.cluster.play.forward(self, parsed):
+                    return  # for a table another node runs (world/cluster/play.py)
                 with self.world.meters.command(parsed):
                     await dispatch(self, parsed, wait)
         except Exception as exc:  # a bug must not kill the session or show a traceback

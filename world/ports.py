@@ -35,6 +35,8 @@ class TableHost(Protocol):
 
     def drop(self, table: Table) -> None: ...
 
+    def announce_tables(self) -> None: ...
+
 
 class RunnerState(Protocol):
     """A table's runner (world/runner.py TableRunner) as its output (world/table_output.py) and

@@ -106,6 +106,8 @@ class TableManager:
         for session in list(self.world.sessions):
             if session.account is not None:
                 session.gmcp("Korchma.Table", payload)
+        if self.world.cluster is not None:  # and players of other nodes at tables here (world/cluster/play.py)
+            self.world.cluster.play.gmcp_proxies("Korchma.Table", payload)
 
     # -- opening, joining, leaving ---------------------------------------------------------
 

@@ -28,6 +28,7 @@ from ..rooms import HALL
 from ..scrollback import channel_place
 from . import redis_client
 from .bus import Bus, RedisHealth, fail_fast, redis_errors
+from .play import RemotePlay
 from .codec import from_plain, to_plain
 from .presence import Presence
 
@@ -51,11 +52,14 @@ class ClusterNode:
                               ("announce", self._on_announce), ("tell", self._on_tell),
                               ("deliver", self._on_deliver)):
             self.bus.on(kind, handler)
+        # Tables of other nodes (world/cluster/play.py).
+        self.play = RemotePlay(self, float(section["heartbeat_seconds"]), float(section["lease_seconds"]))
 
     async def start(self) -> None:
         """Start beating and listening; never waits for Redis (a node starts while it is down)."""
         self.presence.start()
         self.bus.start()
+        self.play.start()
         try:  # READY then means "in the cluster", unless Redis is down (then later, logged)
             await asyncio.wait_for(asyncio.gather(self.bus.subscribed.wait(), self.presence.first_beat.wait()),
                                    START_WAIT)
@@ -64,6 +68,7 @@ class ClusterNode:
         log.info("cluster: node %s %s", self.node, "joined" if self.health.up else "waits for Redis")
 
     async def stop(self) -> None:
+        await self.play.stop()
         await self.bus.stop()
         try:
             await asyncio.wait_for(self.presence.stop(), STOP_WAIT)

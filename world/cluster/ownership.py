@@ -185,6 +185,7 @@ class TableOwnership:
                 await self.leases.release(number)
                 raise
             self.settle()
+            self.manager.announce_tables()  # GMCP clients (here and at other nodes' tables) see it back
 
     def settle(self) -> None:
         """Leases of tables that are not open or running here (marked broken while rebuilt) go back."""
