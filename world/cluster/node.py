@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..messages import Msg
@@ -112,33 +113,26 @@ class ClusterNode:
 
     # what the others have ----------------------------------------------------------------------
 
+    async def _read(self, reading: Callable[[], Awaitable[Any]]) -> Any:
+        """A read of the others' presence; None if Redis cannot be read now (said at once when it
+        is known to be away, rather than waiting on it)."""
+        if not self.health.up:
+            return None
+        try:
+            return await reading()
+        except redis_errors() as err:
+            self.health.failed(err)
+            return None
+
     async def others_online(self) -> list[tuple[str, dict[str, Any]]] | None:
         """(node, entry) of everyone online on another node; None if Redis cannot be read now."""
-        if not self.health.up:  # say so at once rather than wait on a Redis that is away
-            return None
-        try:
-            return await self.presence.others_online()
-        except redis_errors() as err:
-            self.health.failed(err)
-            return None
+        return await self._read(self.presence.others_online)
 
     async def online_elsewhere(self, account_id: int) -> tuple[str, dict[str, Any]] | None:
-        if not self.health.up:  # say so at once rather than wait on a Redis that is away
-            return None
-        try:
-            return await self.presence.node_of(account_id)
-        except redis_errors() as err:
-            self.health.failed(err)
-            return None
+        return await self._read(lambda: self.presence.node_of(account_id))
 
     async def others_tables(self) -> list[tuple[str, dict[str, Any]]] | None:
-        if not self.health.up:  # say so at once rather than wait on a Redis that is away
-            return None
-        try:
-            return await self.presence.others_tables()
-        except redis_errors() as err:
-            self.health.failed(err)
-            return None
+        return await self._read(self.presence.others_tables)
 
     # lines from the others -------------------------------------------------------------------
 
