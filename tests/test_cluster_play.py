@@ -12,25 +12,11 @@ import asyncio
 import re
 
 from tests.pg import pg_cluster, pg_database  # noqa: F401  (fixtures)
-from tests.test_cluster_failover import assert_whole_log, log_authors, log_rows, until
+from tests.test_cluster_failover import NODE, assert_whole_log, log_authors, log_rows, until
 from tests.test_coup_flow import Player
 from tests.valkey import valkey  # noqa: F401  (fixture)
 from tests.wire import FINISHED, open_table, person
 
-NODE = """
-[server]
-database_url = "{db}"
-[cluster]
-redis_url = "{redis}"
-node = "{name}"
-lease_seconds = 2.0
-heartbeat_seconds = 0.5
-[tables]
-bot_delay = 0.05
-[games.coup]
-turn = 10
-reaction = 5
-"""
 MOVED = {"en": "Table {n} has moved to another server of the tavern", "uk": "Стіл {n} переїхав на інший сервер таверни"}
 WHISPER = re.compile(r"whispers|шепчет|шепоче")
 
@@ -67,7 +53,7 @@ def whispers_only_to_their_seat(client, seat: int) -> None:
 
 async def test_players_on_three_nodes_play_at_one_table_and_survive_its_owner(
         server_factory, tmp_path, pg_database, valkey):
-    a, b, c = (server_factory(NODE.format(db=pg_database, redis=valkey.url, name=n), data_dir=tmp_path / n)
+    a, b, c = (server_factory(NODE.format(db=pg_database, redis=valkey.url, name=n, bot_delay=0.05), data_dir=tmp_path / n)
                for n in ("a", "b", "c"))
     anna, boris, boris_eyes, vera = await company(a, b, c)
 
