@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -27,11 +25,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 import run_all as ra  # noqa: E402  (re-runs this under .venv/bin/python when needed)
-from cluster_say import korchma, node_config  # noqa: E402
+from cluster_say import korchma, node_config, services  # noqa: E402
 from procs import raise_nofile  # noqa: E402
 
-from tests.pg import start_cluster  # noqa: E402
-from tests.valkey import Valkey  # noqa: E402
 
 
 
@@ -65,35 +61,25 @@ async def lines(players: list[tuple[str, object]], count: int, spacing: float) -
 
 
 async def run(args) -> dict:
-    tmp = Path(tempfile.mkdtemp(prefix="korchma-cluster-play-bench-"))
     texts = ra.LoginTexts(ra.ROOT / "config.toml")
-    pg = start_cluster()
-    valkey = Valkey(tmp)
     clients: list = []
-    try:
-        valkey.start()
-        db = pg.create_database("shared")
-        nodes = [korchma(tmp, n, node_config(tmp, n, db, valkey.url)) for n in ("a", "b")]
-        ports = [int((await srv.start()).group(1)) for srv in nodes]  # one after the other: a migrates
-        for port, name in ((ports[0], "Хозяин"), (ports[0], "Ближний"), (ports[1], "Дальний")):
-            clients.append(await ra.korchma_login(port, texts, name))
-        host, near, far = clients
-        host.send_line("open coup seats=4")
-        await asyncio.sleep(1.0)
-        for player in (near, far):
-            player.send_line("join 1")  # a new database: the first table
-        await asyncio.sleep(1.5)
-        ra.log(f"table lines: {args.lines} each, every {args.spacing}s, interleaved")
-        return await lines([("on the owner", near), ("on another node", far)], args.lines, args.spacing)
-    finally:
-        ra.close_all(clients)
-        await asyncio.sleep(0.5)
-        for srv in ra._started:
-            await srv.stop()
-        valkey.kill()
-        pg.stop()
-        shutil.rmtree(pg.root, ignore_errors=True)
-        shutil.rmtree(tmp, ignore_errors=True)
+    async with services("korchma-cluster-play-bench-") as (tmp, pg, valkey):
+        try:
+            db = pg.create_database("shared")
+            nodes = [korchma(tmp, n, node_config(tmp, n, db, valkey.url)) for n in ("a", "b")]
+            ports = [int((await srv.start()).group(1)) for srv in nodes]  # one after the other: a migrates
+            for port, name in ((ports[0], "Хозяин"), (ports[0], "Ближний"), (ports[1], "Дальний")):
+                clients.append(await ra.korchma_login(port, texts, name))
+            host, near, far = clients
+            host.send_line("open coup seats=4")
+            await asyncio.sleep(1.0)
+            for player in (near, far):
+                player.send_line("join 1")  # a new database: the first table
+            await asyncio.sleep(1.5)
+            ra.log(f"table lines: {args.lines} each, every {args.spacing}s, interleaved")
+            return await lines([("on the owner", near), ("on another node", far)], args.lines, args.spacing)
+        finally:
+            ra.close_all(clients)
 
 
 def report(results: dict) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import shutil
 import sys
@@ -121,43 +122,18 @@ async def tells(pairs: list[tuple[str, object, object]], count: int, spacing: fl
     return out
 
 
-async def run(args) -> dict:
-    tmp = Path(tempfile.mkdtemp(prefix="korchma-cluster-bench-"))
-    texts = ra.LoginTexts(ra.ROOT / "config.toml")
+@contextlib.asynccontextmanager
+async def services(prefix: str):
+    """A temp folder, a throwaway PostgreSQL cluster and a Valkey in it, as the tests start them:
+    (folder, cluster, valkey); at the end every server the bench started is stopped and all of it
+    removed (the caller closes its own clients first)."""
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
     pg = start_cluster()
     valkey = Valkey(tmp)
-    groups: list[list] = []
     try:
         valkey.start()
-        single_db, shared_db = pg.create_database("single"), pg.create_database("shared")
-        one = korchma(tmp, "single", node_config(tmp, "single", single_db, None))
-        nodes = [korchma(tmp, n, node_config(tmp, n, shared_db, valkey.url)) for n in NODES]
-        ports = {}
-        for srv in (one, *nodes):  # one after the other: the first of the cluster migrates its database
-            ports[srv.name] = int((await srv.start()).group(1))
-        one_clients = await log_in_many([ports["korchma-single"]], texts, "One", args.listeners, args.login_parallel)
-        groups.append(one_clients)
-        node_ports = [ports[s.name] for s in nodes]
-        three_clients = await log_in_many(node_ports, texts, "Three", args.listeners, args.login_parallel)
-        groups.append(three_clients)
-        await asyncio.sleep(3.0)  # the arrival lines drain first
-        total = 5 + args.says
-        targets = [ra.SayTarget("one node", Processes([one]), one_clients[0], one_clients[1:], total),
-                   ra.SayTarget("three nodes", Processes(nodes, [valkey.process.pid]), three_clients[0],
-                                three_clients[1:], total)]
-        valkey_cpu0 = pid_cpu(valkey.process.pid)
-        ra.log(f"say test: {args.listeners} listeners each, {args.says} says each, every {args.spacing}s, interleaved")
-        results = await ra.say_test(targets, args.says, args.spacing)
-        results["three nodes"]["valkey_cpu_per_say_ms"] = (pid_cpu(valkey.process.pid) - valkey_cpu0) / total * 1000
-        far = next(c for c in three_clients[1:] if c.port == node_ports[1])  # on node b
-        told = await tells([("one node", one_clients[0], one_clients[1]), ("three nodes", three_clients[0], far)],
-                           args.tells, args.spacing)
-        for key, res in told.items():
-            results[key]["tell"] = res
-        return results
+        yield tmp, pg, valkey
     finally:
-        for clients in groups:
-            ra.close_all(clients)
         await asyncio.sleep(0.5)
         for srv in ra._started:
             await srv.stop()
@@ -165,6 +141,42 @@ async def run(args) -> dict:
         pg.stop()
         shutil.rmtree(pg.root, ignore_errors=True)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def run(args) -> dict:
+    texts = ra.LoginTexts(ra.ROOT / "config.toml")
+    groups: list[list] = []
+    async with services("korchma-cluster-bench-") as (tmp, pg, valkey):
+        try:
+            single_db, shared_db = pg.create_database("single"), pg.create_database("shared")
+            one = korchma(tmp, "single", node_config(tmp, "single", single_db, None))
+            nodes = [korchma(tmp, n, node_config(tmp, n, shared_db, valkey.url)) for n in NODES]
+            ports = {}
+            for srv in (one, *nodes):  # one after the other: the first of the cluster migrates its database
+                ports[srv.name] = int((await srv.start()).group(1))
+            one_clients = await log_in_many([ports["korchma-single"]], texts, "One", args.listeners, args.login_parallel)
+            groups.append(one_clients)
+            node_ports = [ports[s.name] for s in nodes]
+            three_clients = await log_in_many(node_ports, texts, "Three", args.listeners, args.login_parallel)
+            groups.append(three_clients)
+            await asyncio.sleep(3.0)  # the arrival lines drain first
+            total = 5 + args.says
+            targets = [ra.SayTarget("one node", Processes([one]), one_clients[0], one_clients[1:], total),
+                       ra.SayTarget("three nodes", Processes(nodes, [valkey.process.pid]), three_clients[0],
+                                    three_clients[1:], total)]
+            valkey_cpu0 = pid_cpu(valkey.process.pid)
+            ra.log(f"say test: {args.listeners} listeners each, {args.says} says each, every {args.spacing}s, interleaved")
+            results = await ra.say_test(targets, args.says, args.spacing)
+            results["three nodes"]["valkey_cpu_per_say_ms"] = (pid_cpu(valkey.process.pid) - valkey_cpu0) / total * 1000
+            far = next(c for c in three_clients[1:] if c.port == node_ports[1])  # on node b
+            told = await tells([("one node", one_clients[0], one_clients[1]), ("three nodes", three_clients[0], far)],
+                               args.tells, args.spacing)
+            for key, res in told.items():
+                results[key]["tell"] = res
+            return results
+        finally:
+            for clients in groups:
+                ra.close_all(clients)
 
 
 def report(results: dict) -> None:
