@@ -77,6 +77,7 @@ class PauseLines:
     resumed: str
     resumed_clock: str  # with the ``seconds`` left on the clock
     look: str  # `look` at the table while it stands
+    over: str = "writes work again"  # why it is over, for the host's log
 
 
 STORAGE_LINES = PauseLines("storage.paused", "storage.refused", "storage.resumed", "storage.resumed_clock",
@@ -167,8 +168,7 @@ class StoragePause:
                 return True
             lines = self.lines
             self._over()
-            log.info("table %d: %s; the game carries on", number,
-                     "writes work again" if lines is STORAGE_LINES else "its lease is this node's again")
+            log.info("table %d: %s; the game carries on", number, lines.over)
             if result is None and self.seconds_left is not None:
                 self.tell(msg(lines.resumed_clock, number=number, seconds=max(1, round(self.seconds_left))))
             else:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("korchma.cluster")
 
 CLUSTER_LINES = PauseLines("cluster.paused", "cluster.refused", "cluster.resumed", "cluster.resumed_clock",
-                           "cluster.look")
+                           "cluster.look", over="its lease is this node's again")
 
 
 class ClusterUnavailable(Exception):
