@@ -5,6 +5,7 @@ tests/conftest.py does and waits for it to end by itself.
 """
 from __future__ import annotations
 
+import functools
 import socket
 import sqlite3
 import subprocess
@@ -26,17 +27,19 @@ from tests.fsfault import small_disk  # noqa: F401  (the fixture)
 EXIT_WITHIN = 10.0
 SLOWER_THAN_IMPORT = 4
 RUN_LIMIT = 30.0
-_import_seconds: list[float] = []
+
+
+@functools.cache  # timed once per test process (the first call)
+def _import_seconds() -> float:
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-c", "import server.app, commands.load_all"], cwd=ROOT,
+                   capture_output=True, timeout=RUN_LIMIT, check=True)
+    return time.monotonic() - started
 
 
 def exit_within() -> float:
-    """The bound for this run: the import is timed once per test process (the first call)."""
-    if not _import_seconds:
-        started = time.monotonic()
-        subprocess.run([sys.executable, "-c", "import server.app, commands.load_all"], cwd=ROOT,
-                       capture_output=True, timeout=RUN_LIMIT, check=True)
-        _import_seconds.append(time.monotonic() - started)
-    return max(EXIT_WITHIN, SLOWER_THAN_IMPORT * _import_seconds[0])
+    """The bound for this run."""
+    return max(EXIT_WITHIN, SLOWER_THAN_IMPORT * _import_seconds())
 
 
 @dataclass
