@@ -106,6 +106,10 @@ async def test_a_moderator_abandons_a_running_game(server_factory, tmp_path):
         olga.send_line(typed)
         await olga.expect(said(text("ru", key, **params)))
     assert stored(srv, number)["state"] == "running"
+    for _ in range(100):  # the bot bids a moment after Анна (its delay, under the suite's load)
+        if stored(srv, number)["steps"][0] >= 2:
+            break
+        await asyncio.sleep(0.1)
 
     olga.send_line(f"прерв №{number} {REASON}")  # five letters: no shorter start ends a game
     await olga.expect(said(text("ru", "abandon.done", number=number, game="Торги")))
