@@ -220,7 +220,7 @@ def test_match_name():
 def test_match_name_across_scripts():
     """An English keyboard reaches the Russian bots, and a Russian one the Latin names."""
     from commands.names import latin_fold
-    from world.tables import BOT_NAMES
+    from world.bot_names import BOT_NAMES
 
     bots = list(BOT_NAMES["ru"])
     for typed, name in (("glaf", "Бот-Глафира"), ("Afanasy", "Бот-Афанасий"), ("afanasiy", "Бот-Афанасий"),

@@ -16,6 +16,7 @@ from games.base import Awaiting
 
 from .messages import msg
 from .presenters.absence import note_told
+from .seat_autopilot import hand_back, store_autopilot
 
 if TYPE_CHECKING:
     from .ports import RunnerSeats
@@ -54,6 +55,7 @@ class Strike:
         runner, seat = self.runner, self.seat
         table = runner.table
         if self.takeover:
+            await store_autopilot(table, seat.number)  # (a table rebuilt elsewhere keeps the bot at it)
             key = "absence.bot_took_over" if seat.timeouts > 1 else "absence.bot_took_over_once"
             await runner.world.deliver_or_keep(seat.account_id, msg(key, n=seat.timeouts), "system", table.number)
             runner.world.broadcast(table.room, msg("table.autopilot_seat", name=seat.name),
@@ -68,10 +70,9 @@ def take_seat_back(table: "Table", number: int) -> bool:
     """The seat's player typed a game command at the table: a bot that plays the seat for them
     stops now (its pending move is dropped) and the seat is theirs, before the command applies.
     True if a bot held the seat."""
-    seat = table.seats[number]
-    if not getattr(seat, "autopilot", False):  # (a table's stand-in in the verbs' tests has none)
+    if not getattr(table.seats[number], "autopilot", False):  # (a table's stand-in in the verbs' tests has none)
         return False
-    seat.autopilot, seat.timeouts = False, 0
+    hand_back(table, number)
     runner = table.runner
     task: Any = runner.bot_tasks.get(number)
     # A bot still thinking (asleep, or waiting for the table) is dropped; one that holds the

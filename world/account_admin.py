@@ -103,7 +103,7 @@ async def delete(world: Any, account: Account) -> list[int]:
             continue
         seat = table.seats[number]
         if table.running:
-            await Seat.filter(table_id=table.number, number=number).update(account_id=None, bot_level=level)
+            await Seat.filter(table_id=table.number, number=number).update(account_id=None, bot_level=level, autopilot=False)
             seat.bot_level, seat.autopilot = level, False
             world.broadcast(table.room, msg("account_admin.bot_takes_seat", name=seat.name))
             taken_over.append(table.number)

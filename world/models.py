@@ -135,6 +135,9 @@ class Seat(Model):
                                      on_delete=fields.SET_NULL)
     bot_level = fields.CharField(max_length=16, null=True)  # set for a bot seat
     name = fields.CharField(max_length=32)
+    # A bot plays this human's seat until they come back (world/seat_autopilot.py): kept for a
+    # table rebuilt elsewhere.
+    autopilot = fields.BooleanField(default=False, db_default=False)
     # The table's end time, copied when it ends (world/history.py ``store_end``): an account's
     # games that ended are then one range of one index, read without the tables' rows.
     ended_at = fields.DatetimeField(null=True)

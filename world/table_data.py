@@ -109,5 +109,5 @@ async def table_of_row(row: GameTable) -> Table:
                   lease_epoch=row.lease_epoch)
     for seat in await Seat.filter(table_id=row.id).order_by("number"):
         table.seats.append(SeatInfo(number=seat.number, name=seat.name, account_id=seat.account_id,
-                                    bot_level=seat.bot_level))
+                                    bot_level=seat.bot_level, autopilot=seat.autopilot))
     return table

@@ -12,11 +12,13 @@ from . import table_options
 from .abandon import closed_refusal
 from .accounts import name_key
 from .audit import audit
+from .bot_names import bot_name
 from .db import transaction
 from .rooms import HALL
 from .messages import msg
 from .models import Account, GameTable, Seat
 from .runner import TableRunner
+from .seat_autopilot import hand_back, store_autopilot
 from .seating import SeatingLock
 from .table_data import SeatInfo, Table, TableError, table_of_row
 from .table_restore import restore_tables
@@ -229,8 +231,7 @@ class TableManager:
             # Back to one's own seat in a running game: the bot hands it back.
             if current is not None and current is not table:
                 raise TableError("table.already_at_table")
-            seat = table.seats[table.seat_of(account.id)]
-            seat.autopilot, seat.timeouts = False, 0
+            hand_back(table, table.seat_of(account.id))
             table.watchers.discard(account.id)
             self._enter(table, account.id)
             return table
@@ -301,6 +302,7 @@ class TableManager:
             said = "table.left_game" if table.seats[number].autopilot else "table.left_seat_kept"
             self.world.broadcast(table.room, msg(said, name=account.name), exclude=[account.id])
             self._exit(account.id)
+            await store_autopilot(table, number)  # (a table rebuilt elsewhere keeps the bot at it)
             if table.runner:
                 table.runner.poke()
             return table
@@ -385,21 +387,11 @@ class TableManager:
         added = []
         for _ in range(count):
             number = len(table.seats)
-            name = self._bot_name(table, number, lang)
+            name = bot_name({s.name for s in table.seats}, number, lang)
             await Seat.create(table_id=table.number, number=number, name=name, bot_level=level)
             table.seats.append(SeatInfo(number=number, name=name, bot_level=level))
             added.append(name)
         self.world.broadcast(table.room, msg("table.bots_added", n=len(added), names=", ".join(added)))
-
-    @staticmethod
-    def _bot_name(table: Table, number: int, lang: str) -> str:
-        """A free name in the language of whoever seats the bot (Russian names after Russian
-        ones run out: a table has room for 20 and more)."""
-        taken = {s.name for s in table.seats}
-        for candidate in (*BOT_NAMES.get(lang, BOT_NAMES["ru"]), *BOT_NAMES["ru"]):
-            if candidate not in taken:
-                return candidate
-        return f"Bot{number + 1}"
 
     async def start(self, account: Account) -> Table:
         async with self.seating.of(self._hosted_open_table(account).number):  # seats being taken first
@@ -545,8 +537,7 @@ class TableManager:
             number = table.seat_of(account.id)
             if number is None or table.state_name not in ("open", "running"):
                 continue
-            seat = table.seats[number]
-            seat.autopilot, seat.timeouts = False, 0
+            hand_back(table, number)
             self._enter(table, account.id)
             session.send("table.back_in_seat", number=table.number, game=table.game_name)
             if table.runner is not None:
@@ -586,15 +577,3 @@ class TableManager:
                 await table.runner.stop()
         if self.owner is not None:
             await self.owner.stop()  # the leases go back: the next node takes the tables at once
-
-
-# Bots are named in the language of the player who seats them, always «Бот-»/"Bot-" and a
-# name, so nobody mistakes them for people (no account may be called so: world/accounts.py).
-BOT_NAMES = {
-    "ru": ("Бот-Афанасий", "Бот-Глафира", "Бот-Евсей", "Бот-Марфа", "Бот-Прохор", "Бот-Устинья",
-           "Бот-Савелий", "Бот-Фёкла", "Бот-Игнат", "Бот-Пелагея", "Бот-Тихон", "Бот-Дуня"),
-    "uk": ("Бот-Остап", "Бот-Оксана", "Бот-Тарас", "Бот-Олеся", "Бот-Богдан", "Бот-Соломія",
-           "Бот-Мирон", "Бот-Ганна", "Бот-Орест", "Бот-Зоряна", "Бот-Назар", "Бот-Христя"),
-    "en": ("Bot-Alfred", "Bot-Beatrice", "Bot-Cedric", "Bot-Dorothy", "Bot-Edmund", "Bot-Florence",
-           "Bot-Gilbert", "Bot-Harriet", "Bot-Ivor", "Bot-Mabel", "Bot-Oswald", "Bot-Winifred"),
-}
