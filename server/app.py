@@ -20,7 +20,7 @@ from world.models import Account
 from world.table_restore import TablesNotRestored
 from world.tables import TableManager
 
-from . import control, listener, runfile, startup
+from . import control, drain, listener, runfile, startup
 from .config import Config
 from .connections import ConnectionLimit
 from .metrics import ServerMeters, close_metrics, open_metrics
@@ -57,6 +57,8 @@ class App:
         self.inbox_sweep: asyncio.Task | None = None  # drops expired inbox items (world/inbox.py)
         self.rating_sweep: asyncio.Task | None = None  # rates finished tables left unrated (world/ratings.py)
         self.on_sighup: Callable[[], None] | None = None  # set by serve(): SIGHUP reloads the config
+        self.draining = False  # `korchma drain` or SIGUSR1 (server/drain.py): the tables go to other nodes
+        self.drain_task: asyncio.Task | None = None
         self.control = control.ControlServer(self, control.socket_path(config.data_dir))
 
     async def start(self) -> None:
@@ -128,6 +130,8 @@ class App:
                 pass
         if self.on_sighup is not None and hasattr(signal, "SIGHUP"):  # reload (server/reload.py)
             loop.add_signal_handler(signal.SIGHUP, self.on_sighup)
+        if hasattr(signal, "SIGUSR1"):  # drain: hand the tables to other nodes, then stop
+            loop.add_signal_handler(signal.SIGUSR1, drain.on_signal, self)
         # A line tests and scripts can wait for (the run file `korchma status` reads is there by then).
         print(f"KORCHMA READY telnet={self.telnet_port} ssh={self.ssh_port}"
               + (f" metrics={metrics_port}" if self.metrics else "")
@@ -246,6 +250,15 @@ class App:
             self.world.cluster.play.logged_out(account.id)
 
     # -- shutdown ------------------------------------------------------------------------
+
+    async def stop_listening(self) -> None:
+        """No new connection from now on (a drain); those already open stay."""
+        if self.telnet is not None:
+            self.telnet.stop_listening()
+        if self.ssh is not None:
+            self.ssh.close()  # (only the acceptors: asyncssh keeps the connections)
+        if self.web is not None:
+            await self.web.stop_listening()
 
     def request_shutdown(self, minutes: float = 0, by: str = "") -> None:
         if self.world.shutting_down:

@@ -32,6 +32,7 @@ SUBCOMMANDS: list[str] = [
     "cli_status",
     "cli_export",
     "cli_replay",
+    "cli_drain",
 ]
 
 

@@ -31,7 +31,7 @@ CLIENT_TIMEOUT = 10.0
 Handler = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]
 HANDLERS: dict[str, Handler] = {}
 # Modules whose handlers the server loads when it opens the channel (each registers at import).
-HANDLER_MODULES = ["server.admin_roles"]
+HANDLER_MODULES = ["server.admin_roles", "server.drain"]
 
 
 def handler(op: str) -> Callable[[Handler], Handler]:

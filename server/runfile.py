@@ -54,7 +54,16 @@ def alive(pid: int) -> bool:
         return False
     except PermissionError:  # somebody else's process: alive
         return True
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Exited, not yet reaped by its parent (Linux's /proc; elsewhere: not known, so no)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[:1] == ["Z"]
 
 
 def read(data_dir: Path) -> dict[str, Any]:

@@ -497,6 +497,10 @@ class TelnetDoor:
                 except Exception:
                     log.exception("closing %s after the login timeout", session.address)
 
+    def stop_listening(self) -> None:
+        for server in self.servers:
+            server.close()  # (the connections it accepted stay open)
+
     def close(self) -> None:
         if self.sweeper is not None:
             self.sweeper.cancel()

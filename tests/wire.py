@@ -128,6 +128,7 @@ class WirePlayer:
         self.sent: list[tuple[dict[str, Any], str]] = []
         self.awaitings = 0
         self.last_sent = 0.0  # (loop time) for before_sending's pace
+        self.from_message = 0  # the GMCP messages before this one are not answered (an earlier game's)
 
     def over(self) -> bool:
         return any(name == "Korchma.Game.Event" and data.get("key") == self.winner_key
@@ -185,7 +186,7 @@ class WirePlayer:
     async def play(self, until: float) -> None:
         """Answer every wait until the game ends; each answer typed as text."""
         loop = asyncio.get_running_loop()
-        seen = 0
+        seen = self.from_message
         answered: set[tuple[int, int]] = set()
         while not self.over():
             assert loop.time() < until, f"{self.name}: the game did not end in time"

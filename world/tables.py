@@ -15,14 +15,14 @@ from .audit import audit
 from .bot_names import bot_name
 from .db import transaction
 from .rooms import HALL
-from .messages import msg
+from .messages import Msg, msg
 from .models import Account, GameTable, Seat
 from .runner import TableRunner
 from .seat_autopilot import hand_back, store_autopilot
 from .seating import SeatingLock
 from .table_data import SeatInfo, Table, TableError, table_of_row
 from .table_restore import restore_tables
-from .cluster.ownership import ClusterUnavailable
+from .cluster.ownership import ClusterUnavailable, NodeDraining
 
 if TYPE_CHECKING:
     from .hub import World
@@ -154,13 +154,15 @@ class TableManager:
         except ClusterUnavailable as err:
             log.warning("a table could not be opened: %s", err)
             raise TableError("cluster.unavailable") from err
+        except NodeDraining as err:
+            raise TableError("drain.no_new_tables") from err
 
-    def drop(self, table: Table) -> None:
+    def drop(self, table: Table, told: Msg | None = None) -> None:
         """Another node owns the table now (docs/cluster.md): the people here at it are told
-        where it went and go to the hall, and this node forgets it."""
+        where it went (``told``, else that it moved) and go to the hall, and this node forgets it."""
         if self.tables.get(table.number) is not table:
             return
-        told = msg("cluster.moved", number=table.number)
+        told = told or msg("cluster.moved", number=table.number)
         for account_id in sorted(table.everyone()):
             self.world.deliver(account_id, told)
         self.empty(table)

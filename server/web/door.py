@@ -55,6 +55,7 @@ class WebDoor:
         self.login_timeout = float(cfg.section("accounts").get("login_timeout", 60))
         self.sessions: set[WebSession] = set()
         self.runner: web.AppRunner | None = None
+        self.site: web.TCPSite | None = None
         self.port = 0
 
     # -- HTTP ----------------------------------------------------------------------------
@@ -151,7 +152,7 @@ class WebDoor:
         # Sessions are closed before the runner (App.stop): its wait for handlers is short.
         self.runner = web.AppRunner(self.application(), access_log=None, handle_signals=False, shutdown_timeout=5.0)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.host, self.wanted_port, reuse_address=True)
+        self.site = site = web.TCPSite(self.runner, self.host, self.wanted_port, reuse_address=True)
         try:
             await site.start()
         except OSError as err:
@@ -159,6 +160,12 @@ class WebDoor:
             self.runner = None
             raise port_problem("web", self.host, self.wanted_port, err) from err
         self.port = int(self.runner.addresses[0][1])  # the port 0 chose
+
+    async def stop_listening(self) -> None:
+        """No new connection (a drain); the open WebSockets stay."""
+        if self.site is not None:
+            await self.site.stop()
+            self.site = None
 
     async def close(self) -> None:
         for session in list(self.sessions):

@@ -70,6 +70,18 @@ def epoch_key(table_id: int) -> str:
     return f"{PREFIX}epoch:{table_id}"
 
 
+async def lease_owner(client: Any, table_id: int) -> str | None:
+    """The node whose lease covers the table now, or None (no lease, Redis away)."""
+    try:
+        value = await client.get(lease_key(table_id))
+    except Exception:  # noqa: BLE001 - Redis away: the table is nobody's we can reach
+        return None
+    if not value:
+        return None
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    return text.rsplit(":", 1)[0]
+
+
 class Leases:
     """The leases one node holds: table number -> epoch."""
 

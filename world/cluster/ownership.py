@@ -45,6 +45,10 @@ class ClusterUnavailable(Exception):
     """Redis did not answer when a lease was needed (a new table: refused in one line)."""
 
 
+class NodeDraining(Exception):
+    """The node hands its tables to the others and stops (`korchma drain`): no new table here."""
+
+
 class TableOwnership:
     def __init__(self, manager: "TableHost", client: Any, node: str, lease_seconds: float,
                  heartbeat_seconds: float) -> None:
@@ -57,6 +61,7 @@ class TableOwnership:
         self.renewed_at = 0.0  # loop time at which the last renewal that worked was sent
         self.holding = False  # every table is held: no renewal for too long
         self.stopping = False
+        self.draining = False  # `korchma drain` (world/cluster/handover.py): no table is taken or opened here
         self._pause_timer: asyncio.TimerHandle | None = None
         self._tasks: list[asyncio.Task] = []
 
@@ -73,6 +78,8 @@ class TableOwnership:
 
     async def create_table(self, **fields: Any) -> GameTable:
         """A new table's row, taken by this node in the row's own transaction."""
+        if self.draining:
+            raise NodeDraining(f"node {self.node} is draining")
         number = None
         try:
             async with transaction():
@@ -157,7 +164,7 @@ class TableOwnership:
         failing = False
         while True:
             await asyncio.sleep(self.heartbeat)
-            if self.holding or self.stopping:
+            if self.holding or self.stopping or self.draining:
                 continue
             try:
                 await self.adopt_lapsed()
@@ -169,14 +176,15 @@ class TableOwnership:
                 failing = True
 
     async def adopt_lapsed(self) -> None:
-        """Take each running table no lease covers (its node died) and rebuild it from its log."""
-        rows = await GameTable.filter(state="running").values_list("id", flat=True)
+        """Take each open or running table no lease covers (its node died, or drained) and rebuild
+        it from its log. (A live node's open table always has its lease: it is taken with its row.)"""
+        rows = await GameTable.filter(state__in=("open", "running")).values_list("id", flat=True)
         candidates = [n for n in rows if n not in self.leases.held and n not in self.manager.tables]
         for number in await self.leases.lapsed(candidates):
-            if self.holding or self.stopping:
+            if self.holding or self.stopping or self.draining:
                 return
             row = await GameTable.get_or_none(id=number)
-            if row is None or row.state != "running" or not await self.claim(row):
+            if row is None or row.state not in ("open", "running") or not await self.claim(row):
                 continue
             log.info("table %d: its owner's lease had lapsed; node %s rebuilds it from its log", number, self.node)
             try:

@@ -31,7 +31,7 @@ from ..messages import msg
 from ..models import Account, GameTable, Seat
 from ..rooms import HALL, table_room
 from .codec import from_plain, to_plain
-from .lease import lease_key
+from .lease import lease_owner
 
 log = logging.getLogger("korchma.cluster")
 
@@ -72,6 +72,8 @@ class RemotePlay:
         self._running: set[asyncio.Task] = set()  # forwarded lines being run here
         self._sent = 0
         self.unanswered: dict[int, tuple[int, int, float]] = {}  # line -> (account, table, loop time sent)
+        self.draining = False  # `korchma drain`: this node's tables are going to others (let_go_of)
+        self.moving: dict[int, tuple[int, str]] = {}  # account -> (table, role) of a table handed over
         for kind, handler in (("play.line", self._on_line), ("play.attach", self._on_attach),
                               ("play.detach", self._on_detach), ("play.out", self._on_out),
                               ("play.gmcp", self._on_gmcp), ("play.state", self._on_state)):
@@ -139,14 +141,7 @@ class RemotePlay:
 
     async def owner_of(self, number: int) -> str | None:
         """The node whose lease covers table ``number`` now, or None (no lease, Redis away)."""
-        try:
-            value = await self.node.client.get(lease_key(number))
-        except Exception:  # noqa: BLE001 - Redis away: the table is nobody's we can reach
-            return None
-        if not value:
-            return None
-        text = value.decode() if isinstance(value, bytes) else str(value)
-        return text.rsplit(":", 1)[0]
+        return await lease_owner(self.node.client, number)
 
     async def logged_in(self, session: Any, account: Account) -> None:
         """A login here of an account seated at a running table another node owns: back to it."""
@@ -243,6 +238,9 @@ class RemotePlay:
         return proxy
 
     async def _on_line(self, payload: dict[str, Any], origin: str) -> None:
+        if self.draining:
+            self._not_taken(origin, payload)
+            return
         proxy = await self._proxy(origin, payload)
         if proxy is None or self.host is None:
             return
@@ -263,6 +261,8 @@ class RemotePlay:
     async def _on_attach(self, payload: dict[str, Any], origin: str) -> None:
         """The player's node (re)attaches an account at table N: seated, back to the seat (as a
         login); a watcher or the Master, watching again (a new owner does not know them)."""
+        if self.draining:
+            return  # its node follows the lease to the table's next owner
         fresh = (origin, int(payload["account"])) not in self.proxies
         proxy = await self._proxy(origin, payload)
         if proxy is None or self.host is None or self.world.tables is None:
@@ -287,10 +287,39 @@ class RemotePlay:
             self._drop(origin, account_id)
             self.node.bus.publish("play.state", {"account": account_id, "table": None, "seq": seq}, node=origin)
             return
-        role = "seat" if table.seat_of(account_id) is not None else (
-            "master" if account_id in table.masters else "watch")
-        self.node.bus.publish("play.state", {"account": account_id, "table": table.number, "role": role,
-                                             "seq": seq}, node=origin)
+        self.node.bus.publish("play.state", {"account": account_id, "table": table.number,
+                                             "role": _role_at(table, account_id), "seq": seq}, node=origin)
+
+    def let_go_of(self, number: int) -> None:
+        """`korchma drain` (world/cluster/handover.py): table ``number`` goes to another node. Its
+        proxies here go without a word to their nodes, which keep following the table's lease and
+        attach their players to the new owner (``_follow_leases``); a line they forward meanwhile is
+        answered as not taken (``_not_taken``)."""
+        table = self.world.tables.tables.get(number) if self.world.tables is not None else None
+        if table is None:
+            return
+        for origin, account_id in list(self.proxies):
+            if account_id in table.everyone():
+                self.moving[account_id] = (number, _role_at(table, account_id))
+                proxy = self.proxies.pop((origin, account_id))
+                proxy.closed = True
+                self.world.disconnected(proxy)
+
+    def let_all_go(self) -> None:
+        """The node stops (drain): every proxy left (a player at a finished table here) goes, and
+        its node hears the account is back in its own hall."""
+        for origin, account_id in list(self.proxies):
+            self._drop(origin, account_id)
+            self.node.bus.publish("play.state", {"account": account_id, "table": None, "seq": 0}, node=origin)
+
+    def _not_taken(self, origin: str, payload: dict[str, Any]) -> None:
+        """A line forwarded to a draining node: not run; the player's node still follows the table."""
+        account_id = int(payload["account"])
+        self.node.bus.publish("play.out", {"account": account_id, "msg": to_plain(msg("drain.not_taken"))},
+                              node=origin)
+        number, role = self.moving.get(account_id, (None, "seat"))
+        self.node.bus.publish("play.state", {"account": account_id, "table": number, "role": role,
+                                             "seq": int(payload.get("seq") or 0)}, node=origin)
 
     def _drop(self, origin: str, account_id: int) -> None:
         proxy = self.proxies.pop((origin, account_id), None)
@@ -321,3 +350,9 @@ class RemotePlay:
         self.node.bus.publish("play.gmcp", {"account": account_id, "package": package, "data": to_plain(data)},
                               node=origin)
 
+
+def _role_at(table: Any, account_id: int) -> str:
+    """How the account is at the table: "seat", "master" or "watch"."""
+    if table.seat_of(account_id) is not None:
+        return "seat"
+    return "master" if account_id in table.masters else "watch"
