@@ -6,6 +6,7 @@ import logging
 import signal
 from typing import Any, Callable
 
+from commands.games.answers import answer_lines
 from commands.recall import show_hall_entry
 from world import (accounts, cluster, db, inbox, log_redact, login_guard, login_history, logins, notices, profiles,
                    ratings, schema)
@@ -34,6 +35,7 @@ class App:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.world = World(config)
+        self.world.answer_lines = answer_lines  # GMCP Awaiting's lines to type (docs/gmcp.md)
         acc = config.section("accounts")
         log_redact.install()  # no password in any log record, whoever logs it
         self.throttle, self.checks = login_guard.from_config(acc)

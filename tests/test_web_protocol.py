@@ -144,9 +144,16 @@ async def test_web_gmcp_of_a_table_arrives_as_json(server_factory):
     assert dana.frames.index({"words": words}) < next(i for i, f in enumerate(dana.frames)
                                                       if f.get("gmcp") == "Korchma.Game.View")
     assert words["game"] == "coup" and words["role"]["duke"] == "Губернатор"
-    assert words["verb"]["allow"] == "пропустить" and words["action"]["tax"] == "Налог"
+    assert words["action"]["tax"] == "Налог"
     awaiting = await dana.gmcp("Korchma.Game.Awaiting", timeout=10, after=count)
     assert awaiting["seat"] == 0 and isinstance(awaiting["legal"], list)
+    # Beside each answer, the line to type for it, in her language (the page's buttons).
+    asked = lambda: [d for n, d in dana.gmcp_messages if n == "Korchma.Game.Awaiting" and d["legal"]]  # noqa: E731
+    await dana.wait_for(asked, 10)
+    awaiting = asked()[0]
+    lines = [line["line"] for line in awaiting["lines"]]
+    assert "доход" in lines and "налог" in lines and not any(line.get("more") for line in awaiting["lines"])
+    assert len(lines) == len(set(lines)) <= len(awaiting["legal"])
     # Every GMCP frame is {"gmcp": name, "data": ...} and nothing else.
     assert all(set(f) == {"gmcp", "data"} for f in dana.frames if "gmcp" in f)
     # A telnet player who chose KOI8-R logs in on the web: the web login keeps that encoding.
@@ -206,17 +213,19 @@ def test_a_busy_web_port_is_one_line_at_start(server_factory):
 
 @pytest.mark.parametrize("lang", ["ru", "en", "uk"])
 def test_a_button_types_a_verb_its_command_knows(lang):
-    """The page's buttons type ``words.verb[KEY]`` (server/web/words.py): for every game command,
-    in every language, that word must be one of the command's own verbs."""
+    """The lines to type for answers (commands/games/answers.py) start with the command's verb of
+    ``verbs_in``: for every game command, in every language, that word must be one of the
+    command's own verbs."""
     from commands import load_all  # noqa: F401  (registers every command)
     from commands.base import REGISTRY
+    from commands.games.answers import verbs_in
     from server.web.words import game_words
 
     wrong = []
     for cmd in REGISTRY:
         if cmd.game is None or not cmd.usage:
             continue
-        word = game_words(cmd.game, lang)["verb"].get(cmd.key)
+        word = verbs_in(lang).get(cmd.key)
         if word is None or word.casefold() not in {v.casefold() for v in cmd.verbs}:
             wrong.append(f"{cmd.game}.{cmd.key}: {word!r} not in {cmd.verbs}")
     assert not wrong, "\n".join(wrong)

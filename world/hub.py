@@ -77,6 +77,9 @@ class World:
         self.channels = Channels()  # who listens to `chat`, who is muted there (world/channels.py)
         self.scrollback = Scrollback(config.section("chat")["scrollback_lines"])  # world/scrollback.py
         self.cluster: Any = None  # world/cluster/node.py ClusterNode when [cluster] redis_url is set
+        # (table, seat, legal, lang) -> the line to type for each answer (commands/games/answers.py,
+        # given by the server: the world does not know the verbs); None: Awaiting carries no lines.
+        self.answer_lines: Any = None
 
     # presence ---------------------------------------------------------------------------
 

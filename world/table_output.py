@@ -210,12 +210,23 @@ class TableOutput:
             awaiting = {"table": table.number, "seat": seat.number, "kind": wait.kind if wait else None,
                         "legal": legal, "deadline": deadline, "wait": wait_id, "since": self.book.since(seat.number)}
             self._send_view(sessions, seat.number)
+            in_lang: dict[str, dict[str, Any]] = {}  # the lines to type are in each session's language
             for session in sessions:
-                if self.awaiting_sent.get(session) != awaiting:
-                    self.awaiting_sent[session] = awaiting
-                    session.gmcp("Korchma.Game.Awaiting", awaiting)
+                payload = in_lang.get(session.lang)
+                if payload is None:
+                    payload = in_lang[session.lang] = self._with_lines(awaiting, seat.number, session.lang)
+                if self.awaiting_sent.get(session) != payload:
+                    self.awaiting_sent[session] = payload
+                    session.gmcp("Korchma.Game.Awaiting", payload)
         self._send_view(self.world.sessions_of(table.watchers - table.masters), SPECTATOR)
         self._send_view(self.world.sessions_of(table.masters), MASTER)
+
+    def _with_lines(self, awaiting: dict[str, Any], seat: int, lang: str) -> dict[str, Any]:
+        """``awaiting`` with ``lines``: for each legal answer, the line its player would type."""
+        make = self.world.answer_lines
+        if make is None:
+            return awaiting
+        return {**awaiting, "lines": make(self.table, seat, awaiting["legal"], lang) if awaiting["legal"] else []}
 
     def _send_view(self, sessions: list[Any], viewer: int) -> None:
         """The View of ``viewer`` (a seat, SPECTATOR or MASTER) to each of ``sessions`` whose last

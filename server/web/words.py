@@ -2,8 +2,9 @@
 game and language as a ``{"words": ...}`` frame (docs/web.md), read from the same catalogs as
 every text line, so the page holds no word of its own.
 
-* ``verb``: each command's verb in this language (the first word of ``help.usage.KEY``, the same
-  word the help shows), which is what a button types: every language's verbs are understood.
+(What a button types comes with each question: GMCP Awaiting's ``lines``,
+commands/games/answers.py.)
+
 * ``role``, ``card``, ``action``: the game's names of its roles, cards and actions
   (``GAME.role.KEY``...), for the labels of the hand and of the buttons.
 """
@@ -20,10 +21,7 @@ KINDS = ("role", "card", "action")
 @lru_cache(maxsize=64)
 def game_words(game: str, lang: str) -> dict[str, Any]:
     book = catalog(lang)
-    out: dict[str, Any] = {"game": game, "verb": {}}
-    for key, value in book.items():
-        if key.startswith("help.usage.") and isinstance(value, str) and value.split():
-            out["verb"][key.rsplit(".", 1)[1]] = strip_marks(value).split()[0]
+    out: dict[str, Any] = {"game": game}
     for kind in KINDS:
         prefix = f"{game}.{kind}."
         out[kind] = {key[len(prefix):]: strip_marks(value) for key, value in book.items()

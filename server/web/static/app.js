@@ -112,11 +112,6 @@
     if (state.view) return state.tables.find((t) => t.number === state.view.table) || null;
     return state.tables.find((t) => t.seats.some((s) => s.name === state.account)) || null;
   }
-  function seatName(n) {
-    const t = myTable();
-    const s = t && t.seats.find((x) => x.number === n);
-    return s ? s.name : String(n);
-  }
   function item(text, cls) {
     const li = document.createElement("li");
     li.textContent = text;
@@ -173,34 +168,26 @@
     const w = gameWords();
     return w.role[c] || w.card[c] || String(c);
   }
-  // The line a button types for one legal action: the command's verb in the player's language
-  // and its arguments (roles by their names, a seat by its player's name). The command keys
-  // differ from the action types in a few places.
-  const COMMAND = { foreign_aid: "foreign", examine_return: "return", examine_swap: "swap" };
-  function typed(action) {
-    const w = gameWords();
-    const command = COMMAND[action.type] || action.type;
-    const words = [w.verb[command] || command];
-    const role = (r) => (w.role[r] || w.card[r] || String(r)).toLocaleLowerCase();
-    if (action.role) words.push(role(action.role));
-    if (Array.isArray(action.roles)) words.push(...action.roles.map(role));
-    if (action.card !== undefined) words.push(role(action.card));
-    if (action.target !== undefined) words.push(seatName(action.target));
-    return words.join(" ");
-  }
   function drawAwaiting() {
     const a = state.awaiting;
     const open = a && a.kind && a.legal && a.legal.length;
     $("panel-waits").hidden = !open;
     clearInterval(state.timer);
     if (!open) return;
-    const lines = [...new Set(a.legal.map(typed))];
-    $("answers").replaceChildren(...lines.map((text) => {
+    // The server names the line for each answer (GMCP Awaiting "lines", docs/gmcp.md): a whole
+    // one is typed at a click; one that needs more (a letter, the cards of a trade) goes into the
+    // input line for the player to finish.
+    $("answers").replaceChildren(...(a.lines || []).map((l) => {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = text;
-      b.dataset.line = text;
-      b.addEventListener("click", () => send(text));
+      b.textContent = l.more ? l.line + " …" : l.line;
+      b.dataset.line = l.line;
+      if (l.more) {
+        b.classList.add("more");
+        b.addEventListener("click", () => { line.value = l.line + " "; line.focus(); });
+      } else {
+        b.addEventListener("click", () => send(l.line));
+      }
       return b;
     }));
     const tick = () => {
