@@ -33,6 +33,7 @@ from .remote_play import RemoteSession
 
 log = logging.getLogger("korchma")
 
+
 class DrainRefused(Exception):
     """Drain cannot help now: one line for the host."""
 
@@ -53,9 +54,8 @@ async def drain(app: Any) -> dict[str, Any]:
         raise DrainRefused(f"the cluster's Redis does not answer ({type(err).__name__}: {err}); the other nodes "
                            f"cannot be reached to take the tables") from err
     if not others:
-        tables = sorted(owner.leases.held)
-        raise DrainRefused(f"no other node is up to take this node's tables ({len(tables)} held); start another "
-                           f"node first, then drain this one")
+        raise DrainRefused(f"no other node is up to take this node's tables ({len(owner.leases.held)} held); start "
+                           f"another node first, then drain this one")
     app.draining = True
     audit("drain", node=node.node, others=others)
     log.info("node %s drains: its tables go to %s, then it stops", node.node, ", ".join(others))

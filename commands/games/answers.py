@@ -119,7 +119,7 @@ def _revolution(a: _Answers, action: dict[str, Any], deck: Any) -> Line:
     if kind == "speech":
         found = deck.cards.get(action["card"]) if deck is not None else None
         text = (found.speech or {}).get(a.lang) if found is not None else None
-        return a.line(verb, card(action["card"]), SIDE[a.lang][action["side"]], text or action["text"])
+        return a.line(verb, card(action["card"]), SIDE[a.lang].get(action.get("side") or ""), text or action["text"])
     if kind == "play":
         side = SIDE[a.lang].get(action.get("side") or "")
         item = card(action["item"]) if action.get("item") else None
