@@ -15,6 +15,7 @@ from world.ban_notice import ban_notice
 from world.best_effort import best_effort
 from world.cluster import ownership
 from world.cluster.node import ClusterNode
+from world.cluster.once import only_one
 from world.hub import World
 from world.messages import msg
 from world.models import Account
@@ -115,7 +116,9 @@ class App:
         if self.web is not None:
             log.info("web listening on http://%s:%d/", self.web.host, self.web.port)
         # Beside the open doors: a first start on years of games spends most of an hour on it.
-        self.rating_sweep = loop.create_task(ratings.sweep_after_start())
+        node = self.world.cluster  # in a cluster one node sweeps for all (world/cluster/once.py)
+        self.rating_sweep = loop.create_task(ratings.sweep_after_start(
+            (lambda: only_one(node.client, node.node, "rating_sweep")) if node is not None else None))
         schema.report(migrated)
         if self.metrics:
             self.metrics.start()

@@ -212,14 +212,23 @@ async def rate_unrated() -> int:
         return 0
 
 
-async def sweep_after_start() -> None:
+async def sweep_after_start(only_one: Any = None) -> None:
     """The start-up sweep, run beside the open doors: a first start on a database of games
     played before ratings rates every one of them (bench/ratings_backfill.py: about 30 ms a game,
     so most of an hour for 100,000), and nobody should wait for that to log in. Games finishing
     meanwhile are rated at once, so they may be rated before older ones the sweep has not reached
-    (docs/decisions.md). A stop in the middle loses nothing: the next start sweeps what is left."""
+    (docs/decisions.md). A stop in the middle loses nothing: the next start sweeps what is left.
+    ``only_one``: in a cluster, a context manager saying whether this node is the one that sweeps
+    (world/cluster/once.py)."""
     try:
-        await rate_unrated()
+        if only_one is None:
+            await rate_unrated()
+            return
+        async with only_one() as ours:
+            if not ours:
+                log.info("another node of the cluster rates the finished tables left unrated")
+                return
+            await rate_unrated()
     except asyncio.CancelledError:
         raise
     except Exception:  # noqa: BLE001 - the server goes on; the next start sweeps again
