@@ -4,7 +4,8 @@ takes, in every game and language.
 
 Two people at each table, each answering only with an offered line chosen at random: Анна over
 telnet (Russian, GMCP) and one over the web door (a WebSocket, as the page's buttons: English or
-Ukrainian), with bots. «Шептуны» and «Революция» are played to their end, Mafia for a few phases;
+Ukrainian), with bots. «Шептуны» is played to its end, «Революция» to its end or until each has
+typed 80 lines (a long game runs to hundreds), Mafia for a few phases;
 Coup through the page's buttons is tests/test_web_browser.py. Nothing typed may be refused as
 not read (no such card or player, a part missing or too many); in «Шептуны», where one seat moves
 at a time, every line typed is taken and no decision falls to the clock. (In «Революция»'s
@@ -96,12 +97,23 @@ async def two_at_a_table(srv, opening: str, bots: int, web_name: str, web_lang: 
 
 
 async def play_to_the_end(srv, game: str, opening: str, bots: int, web_name: str, web_lang: str,
-                          winner_key: str, strict: bool) -> list[LinePlayer]:
+                          winner_key: str, strict: bool, enough: int = 10_000) -> list[LinePlayer]:
     anna, other, number = await two_at_a_table(srv, opening, bots, web_name, web_lang)
     players = [player("Анна", "ru", anna, 1, winner_key), player(web_name, web_lang, other, 2, winner_key)]
     loop = asyncio.get_running_loop()
-    await asyncio.gather(*(p.play(loop.time() + 150) for p in players))
-    await anna.expect(FINISHED, timeout=15)
+    playing = [loop.create_task(p.play(loop.time() + 150)) for p in players]
+    try:  # to the end, or (a long game) until each has typed ``enough`` lines
+        while not all(task.done() for task in playing) and not all(len(p.typed) >= enough for p in players):
+            await asyncio.sleep(0.2)
+    finally:
+        for task in playing:
+            task.cancel()
+        outcomes = await asyncio.gather(*playing, return_exceptions=True)
+    for outcome in outcomes:
+        if not isinstance(outcome, (type(None), asyncio.CancelledError)):
+            raise outcome
+    if all(len(p.typed) < enough for p in players):
+        await anna.expect(FINISHED, timeout=15, since_mark=False)
     for p in players:
         assert p.typed, f"{p.name} was never asked"
         no_refusal(p.typer.text, p.name, not_read(game))
@@ -126,7 +138,7 @@ async def test_whispers_played_to_the_end_by_the_offered_lines(server_factory):
 async def test_revolution_played_to_the_end_by_the_offered_lines(server_factory):
     srv = server_factory(WEB)
     players = await play_to_the_end(srv, "revolution", "открыть революция turn=60 reaction=30 seats=3", 1,
-                                    "Віра", "uk", "revolution.winner", strict=False)
+                                    "Віра", "uk", "revolution.winner", strict=False, enough=80)
     assert sum(len(p.typed) for p in players) >= 10
     assert any(p.starts for p in players), "a trade's start was offered (and never typed)"
 
