@@ -398,6 +398,15 @@ class Session:
         self.send("login.ask_name")
         return True
 
+    def log_failure(self, door_log: logging.Logger, what: str, *args: object) -> None:
+        """A line or a login of this session failed with a bug: its traceback in the door's log.
+        While the server stops, what was still in flight (a login in the middle of a flood of them)
+        may meet the closed database: that is no bug, and one quiet debug line."""
+        if self.world.shutting_down:
+            door_log.debug(what + " while the server stopped", *args, exc_info=True)
+        else:
+            door_log.exception(what, *args)
+
     def tell_failures(self, failures: tuple[int, int]) -> None:
         """Tell the owner, just logged in, of the failed logins on the account since the last
         one (counted in memory, so since the server started at the most)."""

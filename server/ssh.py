@@ -236,7 +236,7 @@ class SSHSession(Session, asyncssh.SSHServerSession):
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("SSH session of %s failed", self.account.name if self.account else "?")
+            self.log_failure(log, "SSH session of %s failed", self.account.name if self.account else "?")
         finally:
             await self.close()  # or wait for the close already under way
             await self.app.logged_out(self)

@@ -422,7 +422,7 @@ class TelnetSession(Session):
                     else:
                         await self.handle_line(item)
                 except Exception:
-                    log.exception("telnet line from %s", self.address)
+                    self.log_failure(log, "telnet line from %s", self.address)
         finally:
             self._worker = None
             if not self._lines:

@@ -125,18 +125,6 @@ class Later(Player):
         self.from_text, self.from_gmcp = len(self.eyes.text), len(self.eyes.gmcp_messages)
         self.enough: int | None = None  # stop after so many answers
 
-    def names(self) -> list[str]:
-        """The seats' names from the latest Korchma.Table that lists the table: a node's own
-        Korchma.Table lists its own tables only (docs/cluster.md, limits), so after a failover
-        the player's node may send one without it, after the new owner's."""
-        number = self.table_number()
-        for name, data in reversed(self.eyes.gmcp_messages):
-            if name == "Korchma.Table":
-                for table in data["tables"]:
-                    if table["number"] == number:
-                        return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
-        raise AssertionError("no Korchma.Table lists the table")
-
     def over(self) -> bool:
         if self.enough is not None and self.awaitings >= self.enough:
             return True

@@ -147,12 +147,16 @@ class WirePlayer:
         return view["table"]
 
     def names(self) -> list[str]:
-        _, info = self.latest("Korchma.Table")
+        """The seats' names from the latest Korchma.Table that lists the table: one sent after the
+        game's end may no longer list it, and in a cluster a node lists its own tables only
+        (docs/cluster.md, limits), so after a failover the player's node may send one without it."""
         number = self.table_number()
-        for table in info["tables"]:
-            if table["number"] == number:
-                return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
-        raise AssertionError("no such table in Korchma.Table")
+        for name, data in reversed(self.eyes.gmcp_messages):
+            if name == "Korchma.Table":
+                for table in data["tables"]:
+                    if table["number"] == number:
+                        return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
+        raise AssertionError("no Korchma.Table lists the table")
 
     async def next_change(self, count: int, timeout: float) -> None:
         try:
