@@ -25,7 +25,7 @@ from collections import Counter
 from typing import Any, Callable
 
 from tests.telnet_client import log_in
-from tests.wire import FINISHED, company, literal_pieces, open_table
+from tests.wire import FINISHED, company, literal_pieces, open_table, seat_names
 
 END_KEYS = ("mafia.win", "mafia.stalemate")
 READY = {"type": "ready"}
@@ -215,12 +215,8 @@ class Human:
             or bool(FINISHED.search(self.eyes.text))
 
     def names(self) -> list[str]:
-        _, info = self.latest("Korchma.Table")
-        number = self.latest("Korchma.Game.View")[1]["table"]
-        for table in info["tables"]:
-            if table["number"] == number:
-                return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
-        raise AssertionError("no such table in Korchma.Table")
+        """From the latest Korchma.Table that lists the table (one sent after the end may not)."""
+        return seat_names(self.msgs, self.latest("Korchma.Game.View")[1]["table"])
 
     def public_key(self) -> str:
         return self.view()["public_roles"][self.seat].get("key", "other")

@@ -117,6 +117,16 @@ async def sit_down_and_start(anna: Any, boris: Any, guest: Any, command: str, bo
     return number
 
 
+def seat_names(gmcp_messages: list[tuple[str, Any]], number: int) -> list[str]:
+    """Table ``number``'s seats by name, from the latest Korchma.Table that lists it."""
+    for name, data in reversed(gmcp_messages):
+        if name == "Korchma.Table":
+            for table in data["tables"]:
+                if table["number"] == number:
+                    return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
+    raise AssertionError(f"no Korchma.Table lists table {number}")
+
+
 class WirePlayer:
     """A person at the table: ``typer`` types (telnet or SSH), ``eyes`` reads GMCP (telnet)."""
 
@@ -150,13 +160,7 @@ class WirePlayer:
         """The seats' names from the latest Korchma.Table that lists the table: one sent after the
         game's end may no longer list it, and in a cluster a node lists its own tables only
         (docs/cluster.md, limits), so after a failover the player's node may send one without it."""
-        number = self.table_number()
-        for name, data in reversed(self.eyes.gmcp_messages):
-            if name == "Korchma.Table":
-                for table in data["tables"]:
-                    if table["number"] == number:
-                        return [s["name"] for s in sorted(table["seats"], key=lambda s: s["number"])]
-        raise AssertionError("no Korchma.Table lists the table")
+        return seat_names(self.eyes.gmcp_messages, self.table_number())
 
     async def next_change(self, count: int, timeout: float) -> None:
         try:
