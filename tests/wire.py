@@ -77,9 +77,14 @@ def assert_understood(text: str, who: str, signatures: Iterable[str]) -> None:
                         f"{text[max(0, at - 2500):at + 500]}")
 
 
+# The host's own line (tables.opened): not any later line that names a table (a late line of the
+# host's last table once matched and gave its number).
+OPENED = re.compile(r"(?:Вы открываете стол|You open table|Ви відкриваєте стіл) (\d+)")
+
+
 async def open_table(host: Any, command: str) -> int:
     host.send_line(command)
-    found = await host.expect(re.compile(r"(стол|table|стіл) (\d+)", re.I))
+    found = await host.expect(OPENED)
     return int(re.search(r"\d+", found).group(0))
 
 
