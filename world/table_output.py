@@ -37,10 +37,11 @@ class TableOutput:
         self.world = runner.world
         self.manager = runner.manager
         self.table = runner.table
-        # GMCP Awaiting dedupe: per session, the last payload sent. A client script that answers
-        # each Awaiting once then answers each wait once (``since``: WaitBook), however many
-        # other seats act meanwhile.
-        self.awaiting_sent: "weakref.WeakKeyDictionary[Any, dict[str, Any]]" = weakref.WeakKeyDictionary()
+        # GMCP Awaiting dedupe: per session, the language and the awaiting of the last payload sent
+        # (its ``lines`` follow from those two). A client script that answers each Awaiting once
+        # then answers each wait once (``since``: WaitBook), however many other seats act meanwhile.
+        self.awaiting_sent: "weakref.WeakKeyDictionary[Any, tuple[str, dict[str, Any]]]" = \
+            weakref.WeakKeyDictionary()
         # GMCP View dedupe: per session, the last view sent (``view_key`` of the payload). A view
         # goes out only when it changed for that viewer: a resend of an unchanged view would
         # tell that something happened that the viewer may not see (a queued Coup challenge).
@@ -212,12 +213,14 @@ class TableOutput:
             self._send_view(sessions, seat.number)
             in_lang: dict[str, dict[str, Any]] = {}  # the lines to type are in each session's language
             for session in sessions:
+                sent = (session.lang, awaiting)
+                if self.awaiting_sent.get(session) == sent:
+                    continue  # (most steps: its lines are not made again for nothing)
+                self.awaiting_sent[session] = sent
                 payload = in_lang.get(session.lang)
                 if payload is None:
                     payload = in_lang[session.lang] = self._with_lines(awaiting, seat.number, session.lang)
-                if self.awaiting_sent.get(session) != payload:
-                    self.awaiting_sent[session] = payload
-                    session.gmcp("Korchma.Game.Awaiting", payload)
+                session.gmcp("Korchma.Game.Awaiting", payload)
         self._send_view(self.world.sessions_of(table.watchers - table.masters), SPECTATOR)
         self._send_view(self.world.sessions_of(table.masters), MASTER)
 
