@@ -111,13 +111,14 @@ SIDE = {"ru": {"players": "за", "opponent": "против"}, "uk": {"players":
 def _revolution(a: _Answers, action: dict[str, Any], deck: Any) -> Line:
     kind = action["type"]
     verb = a.verb(REVOLUTION_COMMAND.get(kind, kind))
+    of = lambda cid: deck.cards.get(cid) if deck is not None else None  # noqa: E731  (the deck's card, or None)
 
     def card(cid: str) -> str:
-        found = deck.cards.get(cid) if deck is not None else None
+        found = of(cid)
         return (found.name.get(a.lang) or found.name.get("ru") or cid) if found is not None else cid
 
     if kind == "speech":
-        found = deck.cards.get(action["card"]) if deck is not None else None
+        found = of(action["card"])
         text = (found.speech or {}).get(a.lang) if found is not None else None
         return a.line(verb, card(action["card"]), SIDE[a.lang].get(action.get("side") or ""), text or action["text"])
     if kind == "play":
